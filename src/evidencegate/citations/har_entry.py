@@ -1,0 +1,131 @@
+"""Format 2, ``har:entry`` — entries of a HAR capture.
+
+Canonical: ``capture.har:entry-145``, ``trace.har:entries-145,234,567``.
+Variants: ``capture.har:entries-145-150`` (a range), ``capture.har:entry 145``, ``capture.har#entry-145``.
+
+Entry numbers are 1-based by default (``entry-145`` is ``log.entries[144]``); the option
+``har_index_base: 0`` makes them 0-based. Sub-checks: ``format``, ``file_exists``, ``is_har`` (the file
+parses as HAR 1.2 with a ``log.entries`` list), ``entries_exist``, ``has_status`` (each entry has an HTTP
+response status; status 0 counts when the capture records why, e.g. ``_error: net::ERR_...``).
+The excerpt is one line per entry: ``METHOD URL -> STATUS statusText @ startedDateTime (time ms)``.
+
+Passing: ``304.har:entry-3`` (503 from loremflickr.com). Failing: ``304.har:entry-999`` (270 entries).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..evidence import Bundle, FileKind
+from ..evidence.har import load_har
+from ..model import CitationRef, Evidence
+from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing, quote
+
+MAX_ENTRIES = 10_000
+
+PATTERN = re.compile(
+    r"(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)(?::|#)\s?entr(?:y|ies)[-\s]?"
+    r"(?P<list>\d{1,12}(?:\s?(?:,|-|–|\.\.)\s?\d{1,12})*)",
+    re.I,
+)
+
+
+def parse_numbers(spec: str) -> tuple[list[int], str | None]:
+    """``145,234,567`` / ``145-150`` / ``1..3`` -> entry numbers (in order, no duplicates)."""
+    numbers: list[int] = []
+    for part in re.split(r"\s?,\s?", spec.strip()):
+        bounds = re.split(r"\s?(?:-|–|\.\.)\s?", part)
+        if len(bounds) == 1:
+            numbers.append(int(bounds[0]))
+            continue
+        if len(bounds) != 2:
+            return [], f"cannot read entry range '{part}'"
+        lo, hi = int(bounds[0]), int(bounds[1])
+        if hi < lo:
+            return [], f"entry range {lo}-{hi} ends before it starts"
+        if hi - lo + 1 > MAX_ENTRIES:
+            return [], f"entry range {lo}-{hi} is larger than {MAX_ENTRIES} entries"
+        numbers.extend(range(lo, hi + 1))
+    return list(dict.fromkeys(numbers)), None
+
+
+def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+    for m in PATTERN.finditer(text):
+        numbers, error = parse_numbers(m.group("list"))
+        yield CitationRef("har:entry", m.group(0), m.start(), m.end(), {"path": m.group("path"), "entries": numbers}, error)
+
+
+def check(ref: CitationRef, ctx: CheckContext) -> Checked:
+    steps = Steps()
+    base = ctx.options.har_index_base
+    numbers: list[int] = ref.fields.get("entries", [])
+    if ref.parse_error:
+        steps.fail("format", ref.parse_error)
+        return invalid(ref, f"invalid HAR entry reference: {ref.parse_error}", steps)
+    low = [n for n in numbers if n < base]
+    if low:
+        detail = f"entry numbers start at {base} (har_index_base={base}); got {low[0]}"
+        steps.fail("format", detail)
+        return invalid(ref, detail, steps)
+    steps.ok("format", f"{len(numbers)} entr{'y' if len(numbers) == 1 else 'ies'}, {base}-based")
+    path = ref.fields.get("path", "")
+    lookup = ctx.bundle.resolve(path) if path else None
+    if lookup is None or lookup.file is None:
+        problem = lookup.problem if lookup else "no HAR file named"
+        steps.fail("file_exists", problem)
+        return missing(ref, problem, steps)
+    file = lookup.file
+    steps.ok("file_exists", file.rel)
+    if file.kind is not FileKind.HAR:
+        steps.fail("is_har", f"{file.rel} is not a HAR capture (classified as {file.kind.value})")
+        return missing(ref, f"{file.rel} is not a HAR capture", steps)
+    doc = load_har(ctx.bundle, file)
+    if doc.error:
+        steps.fail("is_har", doc.error)
+        return missing(ref, doc.error, steps)
+    total = len(doc.entries)
+    steps.ok("is_har", f"{total} entries")
+    shown = quote(ctx.bundle.shown(file.rel))
+    absent = [n for n in numbers if not 0 <= n - base < total]
+    if absent:
+        last = total - 1 + base
+        detail = (
+            f"entry {absent[0]} does not exist: {file.rel} has {total} entries"
+            + (f" ({base}..{last})" if total else "")
+        )
+        steps.fail("entries_exist", detail)
+        return missing(
+            ref, detail, steps, location=f"{file.rel} entry {absent[0]}",
+            recovery=(f"Count the entries: jq '.log.entries | length' {shown}",),
+        )
+    steps.ok("entries_exist", ", ".join(str(n) for n in numbers[:20]))
+    entries = [doc.entries[n - base] for n in numbers]
+    no_status = [n for n, e in zip(numbers, entries, strict=True) if e.status is None or (e.status == 0 and not e.error)]
+    if no_status:
+        detail = f"entry {no_status[0]} has no HTTP response status"
+        steps.fail("has_status", detail)
+        idx = no_status[0] - base
+        return missing(
+            ref, detail, steps, location=f"{file.rel} entry {no_status[0]}",
+            recovery=(f"Inspect it: jq '.log.entries[{idx}].response' {shown}",),
+        )
+    steps.ok("has_status", ", ".join(str(e.status) for e in entries[:20]))
+    lines = [f"entry {n} (index {n - base}): {e.summary()}" for n, e in zip(numbers, entries, strict=True)]
+    evidence = Evidence(
+        kind="har",
+        text="\n\n".join(e.search_text() for e in entries),
+        statuses=tuple(e.status for e in entries if e.status is not None),
+        items=tuple(e.search_text() for e in entries),
+    )
+    where = f"{file.rel} entr{'y' if len(numbers) == 1 else 'ies'} {', '.join(str(n) for n in numbers[:20])}"
+    return found(ref, f"{len(numbers)} HAR entr{'y' if len(numbers) == 1 else 'ies'} found", steps, "\n".join(lines), where, (evidence,))
+
+
+FORMAT = CitationFormat(
+    id="har:entry",
+    summary="entries of a HAR capture, 1-based: capture.har:entry-145, trace.har:entries-145,234,567",
+    find=find,
+    check=check,
+    examples=("capture.har:entry-145", "trace.har:entries-145,234,567", "capture.har:entries-145-150"),
+)

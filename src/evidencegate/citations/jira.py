@@ -1,0 +1,70 @@
+"""Format 5, ``jira`` — a JIRA ticket exported into the bundle.
+
+Canonical: ``JIRA:SF-03896040``. Variants: ``ticket:XSUP-99999``, ``issue:CAC-12345`` (prefix case
+does not matter).
+
+Tickets come from JIRA REST exports in the bundle: one issue per file (``key`` + ``fields``) or a
+search result (``{"issues": [...]}``). Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``,
+``relates`` (summary, description or comments share a significant term with the claim).
+
+Passing: "SAMPLEPROJECT-1 tracks this (JIRA:SAMPLEPROJECT-1)" with jira-ruby's 10002.json in the bundle.
+Failing: ``JIRA:XSUP-1`` when no export holds it; ``JIRA:utf-8x`` (malformed key).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..evidence import Bundle
+from ..evidence.structured import jira_issues, jira_text
+from ..model import CitationRef, Evidence
+from ..text import terms
+from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing
+
+PATTERN = re.compile(r"\b(?:jira|ticket|issue):\s?(?P<key>[\w\-]+)", re.I)
+VALID_KEY = re.compile(r"^[A-Z][A-Z0-9_]+-\d+$")
+
+
+def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+    for m in PATTERN.finditer(text):
+        key = m.group("key")
+        error = None if VALID_KEY.match(key.upper()) else f"'{key}' is not a JIRA key (expected PROJECT-123)"
+        yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": key.upper()}, error)
+
+
+def check(ref: CitationRef, ctx: CheckContext) -> Checked:
+    steps = Steps()
+    if ref.parse_error:
+        steps.fail("format", ref.parse_error)
+        return invalid(ref, ref.parse_error, steps)
+    key = ref.fields["key"]
+    steps.ok("format", key)
+    issues = jira_issues(ctx.bundle)
+    if key not in issues:
+        detail = f"ticket {key} is not in the bundle's JIRA exports ({len(issues)} tickets; live JIRA lookup not configured)"
+        steps.fail("exists", detail)
+        return missing(ref, detail, steps, recovery=(f"Export {key} from JIRA (GET /rest/api/2/issue/{key}) into the bundle",))
+    issue, source = issues[key]
+    location = f"{source}#{key}"
+    steps.ok("exists", location)
+    text = jira_text(issue)
+    fields = issue.get("fields") or {}
+    summary = str(fields.get("summary") or "")
+    excerpt = f"{key}: {summary}"
+    evidence = Evidence(kind="jira", text=text, items=(text,))
+    shared = sorted(terms(text) & terms(ctx.claim_text))
+    if not shared:
+        steps.fail("relates", f"{key} ({summary[:80]}) shares no terms with the claim")
+        return found(ref, f"ticket {key} does not relate to the claim", steps, excerpt, location, (evidence,), supports=False)
+    steps.ok("relates", ", ".join(shared[:6]))
+    return found(ref, f"ticket {key} found and relates", steps, excerpt, location, (evidence,))
+
+
+FORMAT = CitationFormat(
+    id="jira",
+    summary="a JIRA ticket in the bundle's exports: JIRA:SF-03896040, ticket:XSUP-99999, issue:CAC-12345",
+    find=find,
+    check=check,
+    examples=("JIRA:SF-03896040", "ticket:XSUP-99999", "issue:CAC-12345"),
+)

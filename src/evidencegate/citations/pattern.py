@@ -1,0 +1,81 @@
+"""Format 4, ``pattern`` — a known-issue pattern in the bundle's pattern database.
+
+Canonical: ``pattern:P-127``. Variant: ``pattern_database:P-127``.
+
+The pattern database is any JSON in the bundle shaped ``{"patterns": [{"id": "P-127", ...}]}``
+(e.g. ``cappy-cache_latest.json``). Sub-checks: ``format`` (``^P-\\d+$``), ``exists``,
+``matches_symptom`` (the pattern's name, description, keywords or symptoms share a significant term
+with the claim), ``confidence`` (a missing confidence level is a warning, not a failure).
+
+Passing: "Rate limiting matches pattern:P-127" when P-127 is about rate limiting.
+Failing: ``pattern:P-999`` when the database has no P-999; ``pattern:127`` (malformed id).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..evidence import Bundle
+from ..evidence.structured import flatten_text, patterns
+from ..model import CitationRef, Evidence
+from ..text import terms
+from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing, quote
+
+PATTERN = re.compile(r"\bpattern(?:_database|_db)?:\s?(?P<id>[\w\-]+)", re.I)
+VALID_ID = re.compile(r"^P-\d+$")
+
+
+def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+    for m in PATTERN.finditer(text):
+        pid = m.group("id")
+        error = None if VALID_ID.match(pid) else f"'{pid}' is not a pattern id (expected P-<number>, e.g. P-127)"
+        yield CitationRef("pattern", m.group(0), m.start(), m.end(), {"id": pid}, error)
+
+
+def check(ref: CitationRef, ctx: CheckContext) -> Checked:
+    steps = Steps()
+    if ref.parse_error:
+        steps.fail("format", ref.parse_error)
+        return invalid(ref, ref.parse_error, steps)
+    pid = ref.fields["id"]
+    steps.ok("format", pid)
+    db = patterns(ctx.bundle)
+    if not db:
+        detail = "the bundle has no pattern database (JSON with a 'patterns' list)"
+        steps.fail("exists", detail)
+        return missing(ref, detail, steps)
+    if pid not in db:
+        detail = f"pattern {pid} is not in the pattern database ({len(db)} patterns)"
+        steps.fail("exists", detail)
+        db_file = ctx.bundle.shown(next(iter(db.values()))[1])
+        return missing(ref, detail, steps, recovery=(f"List the known patterns: jq '.patterns[].id' {quote(db_file)}",))
+    record, source = db[pid]
+    location = f"{source}#{pid}"
+    steps.ok("exists", location)
+    text = flatten_text({k: v for k, v in record.items() if k not in ("id", "confidence")})
+    shared = sorted(terms(text) & terms(ctx.claim_text))
+    warnings: tuple[str, ...] = ()
+    confidence = record.get("confidence", record.get("confidence_level"))
+    name = str(record.get("name") or record.get("title") or "")
+    excerpt = f"{pid}: {name}".strip() + (f" (confidence: {confidence})" if confidence is not None else "")
+    evidence = Evidence(kind="pattern", text=text, items=(text,))
+    if not shared:
+        steps.fail("matches_symptom", f"pattern {pid} ({name or 'unnamed'}) shares no terms with the claim")
+        return found(ref, f"pattern {pid} does not match the claim's symptom", steps, excerpt, location, (evidence,), supports=False)
+    steps.ok("matches_symptom", ", ".join(shared[:6]))
+    if confidence is None:
+        steps.skip("confidence", "no confidence level recorded")
+        warnings = (f"pattern {pid} has no confidence level recorded",)
+    else:
+        steps.ok("confidence", str(confidence))
+    return found(ref, f"pattern {pid} found and matches", steps, excerpt, location, (evidence,), warnings=warnings)
+
+
+FORMAT = CitationFormat(
+    id="pattern",
+    summary="a pattern-database id: pattern:P-127, pattern_database:P-127",
+    find=find,
+    check=check,
+    examples=("pattern:P-127", "pattern_database:P-127"),
+)

@@ -1,0 +1,102 @@
+"""Does the value a claim states for a config or env key match the evidence?
+
+A value is stated either explicitly in the citation (``env:version=8.9.0``, ``config:a.b=5000``) or in
+the claim's own words ("timeout is 30 s (config:integration.timeout_ms)"). Numbers compare
+numerically with units normalised (``30 s`` equals ``timeout_ms: 30000``); strings compare
+case-insensitively; a version may match as a prefix on component boundaries (``8.9`` matches
+``8.9.0-2464525``, ``8.9.0-24`` does not).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from ..text import Quantity, parse_quantity, same_number, stem, terms, unit_from_key
+
+Verdict = Literal["match", "mismatch", "not_stated"]
+
+_NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.:/\-])(\d[\d,]*(?:\.\d+)?)(?![\d.:]\d|[\-/]\d)\s?(%|[A-Za-z]+(?:/[A-Za-z]+)?)?"
+)
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+_][\w.]+)?)(?![\w.])")
+
+
+def version_matches(stated: str, actual: str) -> bool:
+    s, a = stated.strip().lower().lstrip("v"), actual.strip().lower().lstrip("v")
+    return a == s or (a.startswith(s) and a[len(s)] in ".-_+ ")
+
+
+def values_match(stated: str, actual: Any) -> bool:
+    actual_text = _text(actual)
+    if stated.strip().lower() == actual_text.lower():
+        return True
+    qs, qa = parse_quantity(stated), parse_quantity(actual_text)
+    if qs is not None and qa is not None:
+        return qs.unit == qa.unit and same_number(qs.value, qa.value)
+    if _VERSION.fullmatch(stated.strip()) and _VERSION.fullmatch(actual_text.strip()):
+        return version_matches(stated, actual_text)
+    return False
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _actual_quantity(key: str, actual: Any) -> Quantity | None:
+    if isinstance(actual, bool):
+        return None
+    text = _text(actual).strip()
+    unit = unit_from_key(key)
+    if unit:
+        q = parse_quantity(f"{text} {unit}")
+        if q is not None:
+            return q
+    return parse_quantity(text)
+
+
+def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Verdict, str]:
+    """Whether ``claim`` states a value for ``key`` and whether it equals ``actual``."""
+    if isinstance(actual, dict | list):
+        return "not_stated", ""
+    actual_text = _text(actual)
+    if _VERSION.fullmatch(actual_text.strip()) or "version" in key.lower():
+        versions = [m.group(1) for m in _VERSION.finditer(claim)]
+        if not versions:
+            return "not_stated", ""
+        if any(version_matches(v, actual_text) for v in versions):
+            return "match", ""
+        return "mismatch", f"the claim says {versions[0]}, the evidence says {actual_text}"
+    qa = _actual_quantity(key, actual)
+    if qa is None:
+        if actual_text and actual_text.lower() in claim.lower():
+            return "match", ""
+        return "not_stated", ""
+    key_terms = terms(key.replace(".", " "))
+    compared: list[str] = []
+    for m in _NUMBER_IN_TEXT.finditer(claim):
+        number, unit = m.group(1), (m.group(2) or "")
+        q = parse_quantity(f"{number} {unit}".strip())
+        if q is None:  # the number is bound to a noun: only a noun of this key counts
+            if not unit or stem(unit.lower().split("/")[0]) not in key_terms:
+                continue
+            q = Quantity(float(number.replace(",", "")), "")
+        raw = float(number.replace(",", ""))
+        if (q.unit == qa.unit and same_number(q.value, qa.value)) or (
+            (q.unit == "" or unit_from_key(key) is None) and _raw_equal(raw, actual)
+        ):
+            return "match", ""
+        if q.unit == qa.unit or q.unit == "":
+            compared.append(f"{number}{' ' + unit if unit else ''}")
+    if compared:
+        return "mismatch", f"the claim says {compared[0]}, the evidence says {actual_text}"
+    return "not_stated", ""
+
+
+def _raw_equal(number: float, actual: Any) -> bool:
+    try:
+        return same_number(number, float(_text(actual).replace(",", "")))
+    except ValueError:
+        return False

@@ -1,0 +1,99 @@
+"""The ``evidencegate`` command line: a thin shell over :func:`evidencegate.validate`.
+
+    evidencegate check FINDINGS --evidence PATH [--format text|json] [--output FILE]
+                       [--threshold 0.9] [--config FILE] [--har-index-base 1] [--assume-tz UTC]
+
+Exit codes: 0 PASSED, 1 BLOCKED, 2 usage or input error (one line on stderr, naming the file),
+3 internal error (a bug: one line on stderr; ``--debug`` shows the traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .engine import validate
+from .errors import EvidencegateError
+from .reporters import REPORTERS
+
+EXIT_PASSED, EXIT_BLOCKED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="evidencegate")
+def cli() -> None:
+    """Check an AI agent's incident findings against the real evidence: PASSED or BLOCKED."""
+
+
+@cli.command()
+@click.argument("findings", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--evidence", "-e", required=True, type=click.Path(path_type=Path),
+              help="Evidence bundle: a directory or a single file.")
+@click.option("--format", "-f", "fmt", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here instead of stdout.")
+@click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
+@click.option("--har-index-base", type=click.IntRange(0, 1), help="1 (default): entry-1 is the first HAR entry; 0: entry-0 is.")
+@click.option("--assume-tz", help="Zone of log timestamps that carry none, e.g. UTC or +02:00 [default: UTC].")
+@click.option("--max-unverified", type=int, help="Unverified observations allowed before BLOCKED [default: 3].")
+@click.option("--color/--no-color", default=None, help="Colour the text report [default: when stdout is a terminal].")
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
+          color: bool | None, debug: bool, **options: Any) -> int:
+    """Validate FINDINGS (Markdown/text or claims JSON) against the evidence bundle."""
+    report = validate(findings, evidence, config=config, **options)
+    stream = sys.stdout if output is None else None
+    use_color = color if color is not None else (output is None and sys.stdout.isatty())
+    reporter = REPORTERS[fmt](color=use_color)
+    if stream is not None:
+        reporter.write(report, stream)
+    else:
+        assert output is not None
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                reporter.write(report, fh)
+        except OSError as exc:
+            raise EvidencegateError(f"cannot write report ({exc.strerror or exc})", output) from None
+    return EXIT_PASSED if report.passed else EXIT_BLOCKED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: returns the exit code (the console script passes it to ``sys.exit``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        result = cli.main(args=args, prog_name="evidencegate", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.UsageError as exc:
+        _error(exc.format_message().splitlines()[0] if exc.format_message() else str(exc))
+        return EXIT_INPUT
+    except click.ClickException as exc:
+        _error(exc.format_message())
+        return EXIT_INPUT
+    except click.Abort:
+        _error("aborted")
+        return EXIT_INPUT
+    except EvidencegateError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    except Exception as exc:  # a bug: say so in one line, never a bare traceback
+        if debug:
+            traceback.print_exc()
+        _error(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
+        return EXIT_INTERNAL
+    return int(result) if isinstance(result, int) else EXIT_PASSED
+
+
+def _error(message: str) -> None:
+    print(f"evidencegate: error: {' '.join(message.split())}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

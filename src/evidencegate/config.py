@@ -1,0 +1,105 @@
+"""Options of a validation run.
+
+Every option can be passed to :func:`evidencegate.validate` as a keyword, set on the command line,
+or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
+``[tool.evidencegate]`` or at the top level)::
+
+    threshold: 0.9            # minimum verification rate for PASSED
+    har_index_base: 1         # entry-1 is log.entries[0]; 0 makes entry-0 the first
+    max_unverified: 3         # disclosed unverified observations allowed before BLOCKED
+    assume_tz: UTC            # zone of log timestamps that carry none (UTC or +HH:MM)
+    default_time_window_s: 1  # timestamp tolerance when a citation gives none
+    jira_projects: [XSUP]     # project keys accepted as bare JIRA keys
+    now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
+
+Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import ConfigError
+
+_TZ_RE = re.compile(r"^(?:UTC|Z|[+-]\d{2}:?\d{2})$")
+
+
+class Options(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    threshold: float = Field(0.9, ge=0.0, le=1.0)
+    har_index_base: int = Field(1, ge=0, le=1)
+    max_unverified: int = Field(3, ge=0)
+    assume_tz: str = "UTC"
+    default_time_window_s: float = Field(1.0, ge=0.0)
+    temporal_tolerance_s: float = Field(10.0, ge=0.0)
+    jira_projects: tuple[str, ...] = ()
+    now: dt.datetime | None = None
+
+    @field_validator("assume_tz")
+    @classmethod
+    def _tz(cls, value: str) -> str:
+        if not _TZ_RE.match(value):
+            raise ValueError("must be UTC or an offset like +02:00")
+        return value
+
+    @property
+    def tzinfo(self) -> dt.timezone:
+        return parse_offset(self.assume_tz)
+
+    def current_time(self) -> dt.datetime:
+        now = self.now or dt.datetime.now(dt.UTC)
+        return now if now.tzinfo else now.replace(tzinfo=dt.UTC)
+
+
+def parse_offset(text: str) -> dt.timezone:
+    """``UTC``/``Z``/``+02:00``/``-0500`` -> a fixed-offset timezone."""
+    if text in ("UTC", "Z", ""):
+        return dt.UTC
+    sign = -1 if text[0] == "-" else 1
+    digits = text[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+    return dt.timezone(sign * dt.timedelta(minutes=minutes))
+
+
+def make_options(config_file: str | Path | None = None, **overrides: Any) -> Options:
+    """Options from an optional config file, with keyword overrides (``None`` values ignored)."""
+    data: dict[str, Any] = {}
+    if config_file is not None:
+        data.update(_read_config_file(Path(config_file)))
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return Options(**data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "options"
+        raise ConfigError(f"{where}: {err['msg']}", config_file) from None
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file ({exc.strerror})", path) from None
+    try:
+        if path.suffix == ".toml":
+            loaded: Any = tomllib.loads(text)
+            loaded = loaded.get("tool", {}).get("evidencegate", loaded)
+        else:
+            loaded = yaml.safe_load(text) or {}
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"not valid {path.suffix.lstrip('.') or 'YAML'}: {_first_line(exc)}", path) from None
+    if not isinstance(loaded, dict):
+        raise ConfigError("config must be a mapping of option names to values", path)
+    return {str(k).replace("-", "_"): v for k, v in loaded.items()}
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,0 +1,262 @@
+"""The evidence bundle: discovery, classification and safe, read-only access.
+
+A bundle is a directory (or a single file). Every regular file below it is listed once, by its
+path relative to the bundle root, and classified by content and name:
+
+=============  ===============================================================================
+kind           how it is recognised
+=============  ===============================================================================
+``har``        JSON whose top level is ``{"log": {... "entries": [...]}}`` (or a ``.har`` name)
+``patterns``   JSON with ``"patterns": [{"id": "P-127", ...}]``
+``jira``       JIRA REST issue JSON (``key`` + ``fields``) or a search result (``issues``)
+``context``    ``inv_context.json``: the investigation context
+``env``        ``env.log`` / ``env.txt`` / ``environment.*`` / ``about*`` / ``build_info*``
+``config``     other JSON, YAML, TOML, INI/properties files
+``log``        any other text (including JSON-lines logs)
+``compressed`` gzip/bz2/xz/zip data (not read yet: citations to it are reported as not checkable)
+``binary``     anything with NUL bytes in its first 8 KB
+=============  ===============================================================================
+
+Nothing outside the bundle is ever opened: a cited path that is absolute, climbs with ``..``, or
+names a symlink whose target lies outside the bundle is rejected with a reason before any I/O on it.
+Files are opened read-only and memory-mapped with ``ACCESS_READ``; evidence is never modified.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..errors import BundleError
+from .lines import LineFile
+
+
+class FileKind(StrEnum):
+    LOG = "log"
+    HAR = "har"
+    CONFIG = "config"
+    ENV = "env"
+    PATTERNS = "patterns"
+    JIRA = "jira"
+    CONTEXT = "context"
+    COMPRESSED = "compressed"
+    BINARY = "binary"
+
+
+@dataclass(frozen=True)
+class EvidenceFile:
+    rel: str
+    path: Path
+    size: int
+    kind: FileKind
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Outcome of resolving a cited path: a file, or the reason there is none."""
+
+    file: EvidenceFile | None
+    problem: str = ""
+
+
+_CONFIG_EXT = {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties"}
+_ENV_NAME = re.compile(r"^(env|environment|about|about_info|build_info|buildinfo)([._-].*)?$", re.I)
+_MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ": "xz", b"PK\x03\x04": "zip"}
+_JSON_SNIFF_LIMIT = 16 * 1024 * 1024
+_HAR_HEAD = re.compile(rb'^\s*\{\s*"log"\s*:')
+
+
+class Bundle:
+    """Read-only view of an evidence bundle. Use as a context manager to release file maps."""
+
+    def __init__(self, root: str | Path) -> None:
+        given = Path(root)
+        if not given.exists():
+            raise BundleError("evidence bundle not found", given)
+        self.given = given
+        real = Path(os.path.realpath(given))
+        if real.is_dir():
+            self.root = real
+            paths = self._walk(real)
+        elif real.is_file():
+            self.root = real.parent
+            paths = [real]
+        else:
+            raise BundleError("evidence bundle is neither a directory nor a file", given)
+        self.files: dict[str, EvidenceFile] = {}
+        self.rejected: dict[str, str] = {}
+        for path in paths:
+            self._add(path)
+        self._by_name: dict[str, list[str]] = {}
+        for rel in self.files:
+            self._by_name.setdefault(PurePosixPath(rel).name.lower(), []).append(rel)
+        self._lines: dict[str, LineFile] = {}
+        self.cache: dict[tuple[str, str], Any] = {}
+
+    # -- discovery -------------------------------------------------------------------------
+    @staticmethod
+    def _walk(root: Path) -> list[Path]:
+        found: list[Path] = []
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+            dirnames.sort()
+            for name in sorted(filenames):
+                found.append(Path(dirpath) / name)
+            for name in dirnames:
+                if (Path(dirpath) / name).is_symlink():
+                    found.append(Path(dirpath) / name)
+        return found
+
+    def _add(self, path: Path) -> None:
+        rel = path.relative_to(self.root).as_posix()
+        if path.is_symlink():
+            target = Path(os.path.realpath(path))
+            if not _inside(target, self.root):
+                self.rejected[rel] = "symlink points outside the bundle; not read"
+                return
+            if not target.is_file():
+                return
+            path = target
+        elif not path.is_file():
+            return
+        size = path.stat().st_size
+        self.files[rel] = EvidenceFile(rel, path, size, classify(path, size))
+
+    # -- lookup ----------------------------------------------------------------------------
+    def resolve(self, cited: str) -> Lookup:
+        """Find the file a citation names: by relative path, unique path suffix, or unique basename."""
+        text = cited.strip().strip("`'\"").replace("\\", "/")
+        if not text:
+            return Lookup(None, "no file name given")
+        if text.startswith(("/", "~")) or re.match(r"^[A-Za-z]:/", text):
+            return Lookup(None, f"'{cited}' is an absolute path: it points outside the bundle and is not read")
+        parts = [p for p in text.split("/") if p not in ("", ".")]
+        if ".." in parts:
+            return Lookup(None, f"'{cited}' climbs out with '..': it points outside the bundle and is not read")
+        rel = "/".join(parts)
+        if rel in self.rejected:
+            return Lookup(None, f"'{cited}' is a {self.rejected[rel]}")
+        if rel in self.files:
+            return Lookup(self.files[rel])
+        suffix = [r for r in self.files if r.endswith("/" + rel)]
+        if len(parts) > 1 and len(suffix) == 1:
+            return Lookup(self.files[suffix[0]])
+        if len(parts) == 1:
+            same = self._by_name.get(rel.lower(), [])
+            exact = [r for r in same if PurePosixPath(r).name == rel] or same
+            if len(exact) == 1:
+                return Lookup(self.files[exact[0]])
+            if len(exact) > 1:
+                return Lookup(None, f"'{cited}' is ambiguous: {', '.join(sorted(exact))}")
+        if len(suffix) > 1:
+            return Lookup(None, f"'{cited}' is ambiguous: {', '.join(sorted(suffix))}")
+        for bad, why in self.rejected.items():
+            if PurePosixPath(bad).name == parts[-1]:
+                return Lookup(None, f"'{bad}' is a {why}")
+        close = difflib.get_close_matches(rel, list(self.files), n=3, cutoff=0.6)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        return Lookup(None, f"file '{cited}' is not in the evidence bundle{hint}")
+
+    def shown(self, rel: str = "") -> str:
+        """How to name a bundle file in a command the user can run (relative to where they ran us)."""
+        base = self.given if self.given.is_dir() else self.given.parent
+        return (base / rel).as_posix() if rel else base.as_posix()
+
+    def of_kind(self, *kinds: FileKind) -> list[EvidenceFile]:
+        return [f for f in self.files.values() if f.kind in kinds]
+
+    def lines(self, file: EvidenceFile) -> LineFile:
+        """The line index of ``file`` (built once per run)."""
+        lf = self._lines.get(file.rel)
+        if lf is None:
+            lf = self._lines[file.rel] = LineFile(file.path)
+        return lf
+
+    def memo(self, key: tuple[str, str], build: Any) -> Any:
+        """Per-run memo: ``build()`` once per key."""
+        if key not in self.cache:
+            self.cache[key] = build()
+        return self.cache[key]
+
+    def close(self) -> None:
+        for lf in self._lines.values():
+            lf.close()
+        self._lines.clear()
+
+    def __enter__(self) -> Bundle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return os.path.commonpath([path, root]) == str(root)
+    except ValueError:
+        return False
+
+
+def classify(path: Path, size: int) -> FileKind:
+    """Kind of one file, from its name and its first bytes (and, for small JSON, its shape)."""
+    name = path.name.lower()
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    for magic in _MAGIC:
+        if head.startswith(magic):
+            return FileKind.COMPRESSED
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return FileKind.LOG
+    if b"\x00" in head:
+        return FileKind.BINARY
+    if name == "inv_context.json":
+        return FileKind.CONTEXT
+    stem_match = _ENV_NAME.match(name)
+    if stem_match and path.suffix.lower() in {"", ".log", ".txt", ".json", ".env", ".properties", ".yaml", ".yml"}:
+        return FileKind.ENV
+    body = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    if name.endswith(".har") or _HAR_HEAD.match(body):
+        return FileKind.HAR
+    suffix = path.suffix.lower()
+    if body.startswith((b"{", b"[")):
+        if _looks_like_json_lines(body) and suffix != ".json":
+            return FileKind.LOG
+        if size <= _JSON_SNIFF_LIMIT:
+            return _classify_json(path)
+        return FileKind.CONFIG if suffix == ".json" else FileKind.LOG
+    if suffix in _CONFIG_EXT:
+        return FileKind.CONFIG
+    return FileKind.LOG
+
+
+def _looks_like_json_lines(body: bytes) -> bool:
+    lines = body.split(b"\n", 2)
+    return len(lines) > 2 and lines[0].rstrip().endswith(b"}") and lines[1].lstrip().startswith(b"{")
+
+
+def _classify_json(path: Path) -> FileKind:
+    import orjson
+
+    try:
+        data = orjson.loads(path.read_bytes().lstrip(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError:
+        return FileKind.CONFIG
+    if isinstance(data, dict):
+        log = data.get("log")
+        if isinstance(log, dict) and isinstance(log.get("entries"), list):
+            return FileKind.HAR
+        patterns = data.get("patterns")
+        if isinstance(patterns, list) and all(isinstance(p, dict) and "id" in p for p in patterns):
+            return FileKind.PATTERNS
+        if "key" in data and isinstance(data.get("fields"), dict):
+            return FileKind.JIRA
+        issues = data.get("issues")
+        if isinstance(issues, list) and all(isinstance(i, dict) and "key" in i for i in issues):
+            return FileKind.JIRA
+        if isinstance(data.get("environment"), dict) and ("verification" in data or "confirmed_facts" in data):
+            return FileKind.CONTEXT
+    return FileKind.CONFIG

@@ -1,0 +1,276 @@
+"""Structured evidence: configs, env metadata, the pattern database, JIRA exports, inv_context.json.
+
+Each file is parsed at most once per run (JSON with orjson, YAML with ``yaml.safe_load``, TOML with
+``tomllib``, INI/properties with ``configparser``). A file that does not parse is not an error of the
+run: the citation that needs it reports the parser's message, with its position.
+
+Key paths (``integration.timeout_ms``, ``servers[0].host``, ``a."dotted.key".b``, ``a['x.y']``) are
+resolved segment by segment; a mapping that holds a literal dotted key (``demisto.version: 8.9``) is
+matched too, longest key first.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import yaml
+
+from .bundle import Bundle, EvidenceFile, FileKind
+
+MAX_STRUCTURED_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Loaded:
+    data: Any = None
+    error: str | None = None
+
+
+def load(bundle: Bundle, file: EvidenceFile) -> Loaded:
+    return bundle.memo(("structured", file.rel), lambda: _load(file))  # type: ignore[no-any-return]
+
+
+def _load(file: EvidenceFile) -> Loaded:
+    if file.size > MAX_STRUCTURED_BYTES:
+        return Loaded(error=f"{file.rel} is too large to load as structured data ({file.size} bytes)")
+    raw = file.path.read_bytes()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    text = raw.decode("utf-8", errors="replace")
+    suffix = file.path.suffix.lower()
+    try:
+        if file.kind is FileKind.ENV and not text.lstrip().startswith("{"):
+            return Loaded(parse_env(text))
+        if suffix in (".yaml", ".yml"):
+            return Loaded(yaml.safe_load(text))
+        if suffix == ".toml":
+            return Loaded(tomllib.loads(text))
+        if suffix in (".ini", ".cfg", ".conf", ".properties") and not text.lstrip().startswith("{"):
+            return Loaded(_parse_ini(text))
+        return Loaded(orjson.loads(raw))
+    except orjson.JSONDecodeError as exc:
+        return Loaded(error=f"{file.rel} is not valid JSON: {exc}")
+    except yaml.YAMLError as exc:
+        return Loaded(error=f"{file.rel} is not valid YAML: {' '.join(str(exc).split())}")
+    except tomllib.TOMLDecodeError as exc:
+        return Loaded(error=f"{file.rel} is not valid TOML: {exc}")
+    except configparser.Error as exc:
+        return Loaded(error=f"{file.rel} is not a valid INI file: {' '.join(str(exc).split())}")
+
+
+def _parse_ini(text: str) -> dict[str, Any]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    if not re.search(r"^\s*\[", text, re.M):
+        text = "[__root__]\n" + text
+    parser.read_string(text)
+    out: dict[str, Any] = {}
+    for section in parser.sections():
+        values = dict(parser.items(section))
+        if section == "__root__":
+            out.update(values)
+        else:
+            out[section] = values
+    return out
+
+
+_ENV_LINE = re.compile(r"^\s*([A-Za-z_][\w.\- ]*?)\s*[:=]\s*(.*?)\s*$")
+
+
+def parse_env(text: str) -> dict[str, str]:
+    """``key: value`` / ``key=value`` lines (``#`` comments ignored) -> a flat mapping."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith(("#", ";", "//")):
+            continue
+        m = _ENV_LINE.match(line)
+        if m:
+            out.setdefault(m.group(1).strip(), m.group(2).strip().strip("'\""))
+    return out
+
+
+# -- key paths ---------------------------------------------------------------------------------
+_SEGMENT = re.compile(r"""\[\s*(\d+)\s*\]|\[\s*(['"])(.*?)\2\s*\]|"([^"]*)"|'([^']*)'|([^.\[\]"']+)""")
+
+
+def split_key_path(path: str) -> list[str | int]:
+    """``a.b[0]."c.d"`` -> ``['a', 'b', 0, 'c.d']``."""
+    parts: list[str | int] = []
+    for m in _SEGMENT.finditer(path):
+        if m.group(1) is not None:
+            parts.append(int(m.group(1)))
+        else:
+            parts.append(m.group(3) if m.group(3) is not None else m.group(4) or m.group(5) or m.group(6))
+    return parts
+
+
+_MISSING = object()
+
+
+def lookup(data: Any, path: str) -> tuple[bool, Any, str]:
+    """Resolve a key path; returns (found, value, how far it got when not found)."""
+    parts = split_key_path(path)
+    if not parts:
+        return False, None, "empty key path"
+    value = _walk(data, parts)
+    if value is _MISSING:
+        return False, None, _deepest(data, parts)
+    return True, value, ""
+
+
+def _walk(node: Any, parts: list[str | int]) -> Any:
+    if not parts:
+        return node
+    head = parts[0]
+    if isinstance(head, int):
+        if isinstance(node, list) and -len(node) <= head < len(node):
+            return _walk(node[head], parts[1:])
+        return _MISSING
+    if not isinstance(node, dict):
+        return _MISSING
+    # longest literal dotted key first: {"demisto.version": ...}
+    for n in range(len(parts), 0, -1):
+        chunk = parts[:n]
+        if not all(isinstance(p, str) for p in chunk):
+            continue
+        key = ".".join(str(p) for p in chunk)
+        for candidate in (key, *_case_variants(node, key)):
+            if candidate in node:
+                found = _walk(node[candidate], parts[n:])
+                if found is not _MISSING:
+                    return found
+    return _MISSING
+
+
+def _case_variants(node: dict[Any, Any], key: str) -> list[Any]:
+    low = key.lower()
+    return [k for k in node if isinstance(k, str) and k.lower() == low and k != key]
+
+
+def _deepest(data: Any, parts: list[str | int]) -> str:
+    node = data
+    done: list[str] = []
+    for part in parts:
+        nxt = _walk(node, [part])
+        if nxt is _MISSING:
+            label = ".".join(done) or "the top level"
+            if isinstance(node, dict):
+                keys = ", ".join(sorted(str(k) for k in node)[:8])
+                return f"'{part}' not found under {label} (keys there: {keys})"
+            return f"'{part}' not found under {label} (it is a {type(node).__name__})"
+        node = nxt
+        done.append(str(part))
+    return "not found"
+
+
+def flatten_text(value: Any, limit: int = 200_000) -> str:
+    """All string leaves of a JSON-like value, joined (ADF ``text`` nodes included)."""
+    out: list[str] = []
+    size = 0
+    stack = [value]
+    while stack and size < limit:
+        node = stack.pop()
+        if isinstance(node, str):
+            out.append(node)
+            size += len(node)
+        elif isinstance(node, dict):
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+        elif node is not None and not isinstance(node, bool):
+            out.append(str(node))
+    return " ".join(out)
+
+
+# -- typed views over the bundle ----------------------------------------------------------------
+def environment(bundle: Bundle) -> tuple[dict[str, tuple[str, str]], bool | None]:
+    """Environment keys -> (value, source file) from env files and inv_context.json.
+
+    Returns the mapping and the context's ``environment.confirmed`` flag (None when absent).
+    """
+
+    def build() -> tuple[dict[str, tuple[str, str]], bool | None]:
+        env: dict[str, tuple[str, str]] = {}
+        confirmed: bool | None = None
+        for f in sorted(bundle.of_kind(FileKind.ENV), key=lambda f: f.rel):
+            loaded = load(bundle, f)
+            if isinstance(loaded.data, dict):
+                for k, v in _flat(loaded.data).items():
+                    env.setdefault(k, (v, f.rel))
+        for f in sorted(bundle.of_kind(FileKind.CONTEXT), key=lambda f: f.rel):
+            loaded = load(bundle, f)
+            if isinstance(loaded.data, dict) and isinstance(loaded.data.get("environment"), dict):
+                block = loaded.data["environment"]
+                if "confirmed" in block:
+                    confirmed = block.get("confirmed") is True
+                for k, v in _flat(block).items():
+                    if k != "confirmed":
+                        env.setdefault(k, (v, f.rel))
+        return env, confirmed
+
+    return bundle.memo(("env", ""), build)  # type: ignore[no-any-return]
+
+
+def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for k, v in data.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flat(v, key + "."))
+        elif isinstance(v, list):
+            out[key] = ", ".join(str(x) for x in v)
+        elif v is not None:
+            out[key] = str(v).lower() if isinstance(v, bool) else str(v)
+    return out
+
+
+def patterns(bundle: Bundle) -> dict[str, tuple[dict[str, Any], str]]:
+    """Pattern id -> (pattern record, source file) from every pattern database in the bundle."""
+
+    def build() -> dict[str, tuple[dict[str, Any], str]]:
+        out: dict[str, tuple[dict[str, Any], str]] = {}
+        for f in sorted(bundle.of_kind(FileKind.PATTERNS), key=lambda f: f.rel):
+            loaded = load(bundle, f)
+            if isinstance(loaded.data, dict):
+                for p in loaded.data.get("patterns") or []:
+                    if isinstance(p, dict) and "id" in p:
+                        out.setdefault(str(p["id"]).strip(), (p, f.rel))
+        return out
+
+    return bundle.memo(("patterns", ""), build)  # type: ignore[no-any-return]
+
+
+def jira_issues(bundle: Bundle) -> dict[str, tuple[dict[str, Any], str]]:
+    """JIRA key -> (issue JSON, source file) from every JIRA export in the bundle."""
+
+    def build() -> dict[str, tuple[dict[str, Any], str]]:
+        out: dict[str, tuple[dict[str, Any], str]] = {}
+        for f in sorted(bundle.of_kind(FileKind.JIRA), key=lambda f: f.rel):
+            data = load(bundle, f).data
+            items = data.get("issues") if isinstance(data, dict) and "issues" in data else [data]
+            for issue in items or []:
+                if isinstance(issue, dict) and isinstance(issue.get("key"), str):
+                    out.setdefault(issue["key"].upper(), (issue, f.rel))
+        return out
+
+    return bundle.memo(("jira", ""), build)  # type: ignore[no-any-return]
+
+
+def jira_text(issue: dict[str, Any]) -> str:
+    """Summary, description and comment bodies of a JIRA issue (ADF flattened)."""
+    fields = issue.get("fields") or {}
+    parts = [str(issue.get("key", "")), flatten_text(fields.get("summary")), flatten_text(fields.get("description"))]
+    comment = fields.get("comment")
+    comments = comment.get("comments") if isinstance(comment, dict) else None
+    for c in comments or []:
+        if isinstance(c, dict):
+            parts.append(flatten_text(c.get("body")))
+    status = fields.get("status")
+    if isinstance(status, dict) and status.get("name"):
+        parts.append(f"status {status['name']}")
+    return " ".join(p for p in parts if p)

@@ -1,0 +1,148 @@
+"""Findings -> claims with their citations.
+
+Findings are Markdown/plain text or structured claims JSON, told apart by content:
+
+* Markdown/text: see :mod:`evidencegate.extract.markdown`.
+* JSON: a list of claims, ``{"claims": [...]}``, or the pipeline shape
+  ``{"validated_claims": [...], "non_validated_claims": [...]}``. Each claim is a string or an object
+  ``{"id"?, "claim" | "text", "citations"?: [str], "evidence_sources"?: [str], "validation_status"?}``.
+  Citations given in ``citations``/``evidence_sources`` are parsed like citations in text; one that
+  matches no format is kept as an ``unknown`` citation and fails the claim (unknown is never a pass).
+
+Claims keep the ``id`` given in structured input; otherwise they are numbered ``c1``, ``c2``, ...
+in reading order.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..citations import find_citations
+from ..errors import FindingsError
+from ..evidence import Bundle
+from ..model import CitationRef, Claim
+from .markdown import is_claim_text, is_unverified, sentences
+
+MAX_FINDINGS_BYTES = 64 * 1024 * 1024
+_FILLER = re.compile(
+    r"^(?:[\s()\[\]{},;:.`'\"*_\-–—>]|\b(?:sources?|evidence|refs?|references?|see|cf|citations?|per|from|in|at|and|also)\b)*$",
+    re.I,
+)
+
+
+def load_findings(path: str | Path) -> str:
+    """Read a findings file as text (UTF-8, BOM allowed), with a one-line error on failure."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
+    if size > MAX_FINDINGS_BYTES:
+        raise FindingsError(f"findings file is too large ({size} bytes, limit {MAX_FINDINGS_BYTES})", p)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", errors="replace")
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+def read_claims(text: str, bundle: Bundle | None = None, source: str = "findings") -> list[Claim]:
+    """Claims of a findings document (Markdown/text or structured JSON)."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("[", "{"):
+        try:
+            data = orjson.loads(stripped)
+        except orjson.JSONDecodeError:
+            data = None
+        if data is not None:
+            return _structured(data, bundle, source)
+    return _prose(text, bundle)
+
+
+def _prose(text: str, bundle: Bundle | None) -> list[Claim]:
+    claims: list[Claim] = []
+    for sentence in sentences(text):
+        refs = find_citations(sentence.text, bundle)
+        rest = _without(sentence.text, refs)
+        if refs and claims and _FILLER.match(rest):
+            prev = claims[-1]
+            shift = len(prev.text) + 1
+            moved = tuple(
+                CitationRef(r.format_id, r.raw, r.start + shift, r.end + shift, r.fields, r.parse_error) for r in refs
+            )
+            claims[-1] = Claim(prev.id, f"{prev.text} {sentence.text}", prev.citations + moved, prev.line, prev.column, prev.unverified)
+            continue
+        if not is_claim_text(rest if refs else sentence.text):
+            continue
+        claims.append(
+            Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text))
+        )
+    return claims
+
+
+def _without(text: str, refs: list[CitationRef]) -> str:
+    out, pos = [], 0
+    for r in refs:
+        out.append(text[pos : r.start])
+        pos = r.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _structured(data: Any, bundle: Bundle | None, source: str) -> list[Claim]:
+    items: list[Any]
+    if isinstance(data, list):
+        items = data
+    elif isinstance(data, dict) and isinstance(data.get("claims"), list):
+        items = data["claims"]
+    elif isinstance(data, dict) and ("validated_claims" in data or "non_validated_claims" in data):
+        items = list(data.get("validated_claims") or []) + list(data.get("non_validated_claims") or [])
+    else:
+        raise FindingsError(
+            "JSON findings must be a list of claims, {\"claims\": [...]} or {\"validated_claims\": [...], \"non_validated_claims\": [...]}",
+            source,
+        )
+    claims: list[Claim] = []
+    for index, item in enumerate(items, 1):
+        given: Any = None
+        extra: list[str] = []
+        if isinstance(item, str):
+            text = item
+        elif isinstance(item, dict):
+            value = item.get("claim", item.get("text"))
+            if not isinstance(value, str):
+                raise FindingsError(f"claim {index} has no 'claim' or 'text' string", source)
+            text = value
+            given = item.get("id")
+            extra = _as_list(item.get("citations")) + _as_list(item.get("evidence_sources"))
+        else:
+            raise FindingsError(f"claim {index} is a {type(item).__name__}, expected an object or a string", source)
+        refs = list(find_citations(text, bundle))
+        for cited in extra:
+            parsed = find_citations(cited, bundle)
+            if parsed:
+                refs.extend(CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in parsed)
+            else:
+                refs.append(CitationRef("unknown", cited, -1, -1, {}, f"'{cited}' matches none of the seven citation formats"))
+        claim_id = str(given) if given is not None else f"c{index}"
+        claims.append(Claim(claim_id, text, tuple(refs), 0, 0, is_unverified(text)))
+    return claims
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if v is not None and str(v).strip()]
+    return [str(value)]
+
+
+__all__ = ["load_findings", "read_claims"]

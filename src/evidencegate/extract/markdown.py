@@ -1,0 +1,198 @@
+"""Findings written as Markdown or plain text -> claims.
+
+The document is read block by block: headings, horizontal rules and fenced code blocks are skipped;
+bullets and numbered items, table rows, block quotes and paragraphs are split into sentences; each
+sentence keeps the line and column where it starts in the findings file.
+
+A sentence is *not* a claim when it is a question, a lead-in ending with a colon, a plan ("Next I
+will ...", "Let me ..."), a meta line ("Phase 3 analysis complete."), a greeting, or has no words.
+When in doubt a sentence is a claim.
+
+A sentence made only of citations (``(demisto.log:4521)``, ``Source: capture.har:entry-3``) belongs to
+the claim before it. A claim disclosed as unverified ("Note: Unverified assumption - ...",
+"Assumption:", "Hypothesis:", "unverified observation") is marked so; it is listed separately and
+kept out of the verification rate.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+_RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
+_SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_QUOTE = re.compile(r"^\s{0,3}>\s?")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|cf|fig|no|mr|ms|dr|st|al)\.|\b[A-Z]\.)$", re.I)
+_SENT_END = re.compile(r"[.!?](?:[)\"'\]”’*_`]*)(?=\s+[\"'(\[“‘*_`]*[A-Z0-9])")
+
+_PLAN = re.compile(
+    r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"
+    r"\s+need to|\s+should|\s+would like to|\s+want to)|let me|let's|let us|next step|to do:|todo)\b",
+    re.I,
+)
+_META = re.compile(
+    r"^(?:phase\s+\d+\w*(?:\s+\w+){0,2}\s+(?:is\s+)?(?:complete|completed|done|finished|started|begins)|"
+    r"(?:analysis|investigation|validation)\s+(?:complete|completed|done|finished)|"
+    r"(?:hi|hello|hey|thanks|thank you|great|okay|ok|sure|summary|findings|conclusion|overview|details)\b[\s!.,:]*$)",
+    re.I,
+)
+_UNVERIFIED = re.compile(
+    r"^(?:\**\s*note\s*\**\s*:\s*\**\s*)?\**\s*(?:unverified(?:\s+(?:assumption|observation|claim|hypothesis))?|assumption|hypothesis)\b"
+    r"|\bunverified\s+observation\b|\((?:unverified|assumption)\)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    line: int
+    column: int
+    block: int
+
+
+class _Block:
+    """Text of one block joined from source lines, mapping offsets back to (line, column)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.starts: list[int] = []
+        self.where: list[tuple[int, int]] = []
+        self.size = 0
+
+    def add(self, text: str, line: int, column: int) -> None:
+        if self.parts:
+            self.parts.append(" ")
+            self.size += 1
+        self.starts.append(self.size)
+        self.where.append((line, column))
+        self.parts.append(text)
+        self.size += len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        i = max(0, bisect.bisect_right(self.starts, offset) - 1)
+        line, column = self.where[i]
+        return line, column + (offset - self.starts[i])
+
+
+def blocks(text: str) -> Iterator[_Block]:
+    """Claim-bearing blocks of a Markdown document (items, rows, paragraphs)."""
+    current: _Block | None = None
+    fence: str | None = None
+    table_header_pending = False
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        if fence is not None:
+            if line.lstrip().startswith(fence):
+                fence = None
+            continue
+        m = _FENCE.match(line)
+        if m:
+            if current:
+                yield current
+                current = None
+            fence = m.group(1)[:3]
+            continue
+        if not line.strip():
+            if current:
+                yield current
+                current = None
+            continue
+        nxt = lines[number].rstrip() if number < len(lines) else ""
+        if _HEADING.match(line) or _RULE.match(line) or (_SETEXT.match(nxt) and nxt.strip() and not _BULLET.match(line)):
+            if current:
+                yield current
+                current = None
+            continue
+        if _SETEXT.match(line) and current is None:
+            continue
+        body, col = line, 1
+        qm = _QUOTE.match(body)
+        while qm:
+            col += qm.end()
+            body = body[qm.end():]
+            qm = _QUOTE.match(body)
+        if body.lstrip().startswith("|") or (body.count("|") >= 2 and current is None and _TABLE_SEP.match(nxt)):
+            if current:
+                yield current
+                current = None
+            if _TABLE_SEP.match(body):
+                table_header_pending = False
+                continue
+            if _TABLE_SEP.match(nxt):
+                table_header_pending = True
+                continue  # the header row
+            cells = [c.strip() for c in body.strip().strip("|").split("|")]
+            row = _Block()
+            row.add(" | ".join(c for c in cells if c), number, col + (len(body) - len(body.lstrip())))
+            yield row
+            continue
+        table_header_pending = False
+        bm = _BULLET.match(body)
+        if bm:
+            if current:
+                yield current
+            current = _Block()
+            current.add(body[bm.end():].strip(), number, col + bm.end())
+            continue
+        stripped = body.strip()
+        if current is None:
+            current = _Block()
+        current.add(stripped, number, col + (len(body) - len(body.lstrip())))
+    if current:
+        yield current
+    del table_header_pending
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pairs; abbreviations and file names do not end a sentence."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in _SENT_END.finditer(text):
+        end = m.end()
+        if _ABBREV.search(text[start : m.start() + 1]) or _in_parens(text, start, m.start()):
+            continue
+        out.append((start, text[start:end]))
+        start = end
+        while start < len(text) and text[start].isspace():
+            start += 1
+    if start < len(text) and text[start:].strip():
+        out.append((start, text[start:]))
+    return [(o, s.strip()) for o, s in out if s.strip()]
+
+
+def _in_parens(text: str, start: int, pos: int) -> bool:
+    chunk = text[start:pos]
+    return chunk.count("(") > chunk.count(")") or chunk.count("[") > chunk.count("]")
+
+
+def sentences(text: str) -> Iterator[Sentence]:
+    for index, block in enumerate(blocks(text)):
+        joined = block.text()
+        for offset, sentence in split_sentences(joined):
+            line, column = block.locate(offset)
+            yield Sentence(sentence, line, column, index)
+
+
+def is_claim_text(text: str) -> bool:
+    """False for questions, lead-ins, plans, meta lines, greetings and word-less text."""
+    plain = text.strip().strip("*_` ").strip()
+    if not re.search(r"[A-Za-z]{2}", plain):
+        return False
+    if plain.endswith("?") or plain.endswith(":"):
+        return False
+    return not (_PLAN.match(plain) or _META.match(plain))
+
+
+def is_unverified(text: str) -> bool:
+    return bool(_UNVERIFIED.search(text.strip()))

@@ -1,0 +1,109 @@
+"""Small text helpers shared by the checks: significant terms, light stemming, values with units.
+
+``terms()`` lower-cases, drops stop words and words under three letters, and reduces common English
+suffixes so that "failed", "failure" and "failing" share the term ``fail``.
+
+``parse_quantity()`` reads ``30s``, ``30000 ms``, ``1.5 GB``, ``150 requests/minute`` or ``80%`` into a
+magnitude in a base unit (seconds, bytes, per-second rates, percent) so values written differently
+compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+STOP_WORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers him his how i if in into is it its itself just let me more most my no
+    nor not now of off on once only or other our out over own same she should so some such than that the
+    their them then there these they this those through to too under until up very was we were what when
+    where which while who whom why will with would you your shows show showed shown found find line
+    lines entry entries file log logs see per via using used use indicates indicate indicating which
+    evidence cited claim citation""".split()
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ingly", "ings", "ing", "ures", "ure", "ied", "ies", "ed", "es", "s", "ly", "er")
+
+
+def stem(word: str) -> str:
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if len(w) - len(suffix) >= 3 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # stopped -> stopp -> stop
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def terms(text: str) -> set[str]:
+    """Significant stemmed terms of ``text`` (also splitting snake_case and dotted names)."""
+    out: set[str] = set()
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        pieces = [word, *re.split(r"_+", word)] if "_" in word else [word]
+        for piece in pieces:
+            low = piece.lower()
+            if len(low) < 3 or low in STOP_WORDS:
+                continue
+            out.add(stem(low))
+    return out
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str  # "" (plain number), "s", "B", "/s", "%"
+
+
+_TIME = {
+    "ms": 0.001, "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001,
+    "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
+    "m": 60.0, "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0,
+    "h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0,
+}
+_SIZE = {
+    "b": 1.0, "byte": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "kib": 1024.0, "mib": 1024.0**2, "gib": 1024.0**3, "tib": 1024.0**4,
+}
+_RATE = re.compile(
+    r"^(?:req(?:uest)?s?|calls?|queries|messages|events|ops)?\s*(?:/|per\s+)\s*(s|sec|second|m|min|minute|h|hr|hour)$"
+)
+_QTY = re.compile(r"^\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)\s*([A-Za-z%/ ]*?)\s*$")
+
+
+def parse_quantity(text: str) -> Quantity | None:
+    """``'30s'`` -> Quantity(30, 's'); ``'150 requests/minute'`` -> Quantity(2.5, '/s'); else None."""
+    m = _QTY.match(text)
+    if not m:
+        return None
+    number = float(m.group(1).replace(",", ""))
+    unit = m.group(2).strip().lower()
+    if not unit:
+        return Quantity(number, "")
+    if unit == "%" or unit == "percent":
+        return Quantity(number, "%")
+    if unit in _TIME:
+        return Quantity(number * _TIME[unit], "s")
+    if unit in _SIZE:
+        return Quantity(number * _SIZE[unit], "B")
+    rate = _RATE.match(unit.replace("requests", "req").replace("rpm", "req/min"))
+    if rate:
+        return Quantity(number / _TIME[rate.group(1)], "/s")
+    if unit == "rpm":
+        return Quantity(number / 60.0, "/s")
+    return None
+
+
+def unit_from_key(key: str) -> str | None:
+    """Unit implied by a config key name: ``timeout_ms`` -> ``ms``, ``size_mb`` -> ``mb``."""
+    m = re.search(r"[_.\-](ms|msec|s|sec|secs|seconds|m|min|mins|minutes|h|hours|kb|mb|gb|bytes)$", key.lower())
+    return m.group(1) if m else None
+
+
+def same_number(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
