@@ -94,8 +94,10 @@ def _read_config_file(path: Path) -> dict[str, Any]:
             loaded = loaded.get("tool", {}).get("evidencegate", loaded)
         else:
             loaded = yaml.safe_load(text) or {}
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"not valid {path.suffix.lstrip('.') or 'YAML'}: {_first_line(exc)}", path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {_first_line(exc)}", path) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"not valid YAML: {yaml_problem(exc)}", path) from None
     if not isinstance(loaded, dict):
         raise ConfigError("config must be a mapping of option names to values", path)
     return {str(k).replace("-", "_"): v for k, v in loaded.items()}
@@ -103,3 +105,12 @@ def _read_config_file(path: Path) -> dict[str, Any]:
 
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """A YAML parser error as one line with its position."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or _first_line(exc)
+    if mark is not None:
+        return f"{problem} at line {mark.line + 1}, column {mark.column + 1}"
+    return str(problem)

@@ -30,7 +30,7 @@ FILE_EXTENSIONS = frozenset(
 )
 MAX_EXCERPT_LINES = 40
 
-_PATH = r"(?P<path>(?:[\w.\-]+/)*[\w\-][\w.\-]*)"
+_PATH = r"(?P<path>(?:(?<![:/\w.])/|~/)?(?:[\w.\-]+/)*[\w\-][\w.\-]*)"
 PATTERN = re.compile(
     _PATH + r"(?:(?P<sep>:L?|#L)(?P<start>\d{1,20})(?:\s?[-–]\s?L?(?P<end>\d{1,20}))?)(?![\d:.]\d|\w)"
 )

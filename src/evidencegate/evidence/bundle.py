@@ -138,8 +138,10 @@ class Bundle:
         if ".." in parts:
             return Lookup(None, f"'{cited}' climbs out with '..': it points outside the bundle and is not read")
         rel = "/".join(parts)
-        if rel in self.rejected:
-            return Lookup(None, f"'{cited}' is a {self.rejected[rel]}")
+        for n in range(len(parts), 0, -1):
+            prefix = "/".join(parts[:n])
+            if prefix in self.rejected:
+                return Lookup(None, f"'{prefix}' is a {self.rejected[prefix]}")
         if rel in self.files:
             return Lookup(self.files[rel])
         suffix = [r for r in self.files if r.endswith("/" + rel)]

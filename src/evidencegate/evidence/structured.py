@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 import yaml
 
+from ..config import yaml_problem
 from .bundle import Bundle, EvidenceFile, FileKind
 
 MAX_STRUCTURED_BYTES = 64 * 1024 * 1024
@@ -56,7 +57,7 @@ def _load(file: EvidenceFile) -> Loaded:
     except orjson.JSONDecodeError as exc:
         return Loaded(error=f"{file.rel} is not valid JSON: {exc}")
     except yaml.YAMLError as exc:
-        return Loaded(error=f"{file.rel} is not valid YAML: {' '.join(str(exc).split())}")
+        return Loaded(error=f"{file.rel} is not valid YAML: {yaml_problem(exc)}")
     except tomllib.TOMLDecodeError as exc:
         return Loaded(error=f"{file.rel} is not valid TOML: {exc}")
     except configparser.Error as exc:

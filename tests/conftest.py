@@ -1,0 +1,44 @@
+"""Shared fixtures: the public evidence corpus (../shared/corpus), the shipped example, bundle builders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "rate-limit"
+CORPUS = Path(os.environ.get("EVIDENCEGATE_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+
+@pytest.fixture
+def corpus() -> Path:
+    """The public corpus folder; tests using it are skipped when it is absent."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"public evidence corpus not found at {CORPUS} (set EVIDENCEGATE_CORPUS)")
+    return CORPUS
+
+
+@pytest.fixture
+def example() -> Path:
+    return EXAMPLE
+
+
+@pytest.fixture
+def make_bundle(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """make_bundle({"a.log": "text" | b"bytes", "sub/b.json": ...}) -> bundle directory."""
+
+    def build(files: dict[str, str | bytes], name: str = "bundle") -> Path:
+        root = tmp_path / name
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8", newline="")
+        root.mkdir(exist_ok=True)
+        return root
+
+    return build
