@@ -84,7 +84,8 @@ def test_threshold_option_changes_the_verdict(capsys: pytest.CaptureFixture[str]
     [
         (["check", "missing.md", "--evidence", BUNDLE], "evidencegate: error: missing.md: cannot read findings"),
         (["check", FINDINGS, "--evidence", "no/such/bundle"], "evidencegate: error: no/such/bundle: evidence bundle not found"),
-        (["check", FINDINGS, "--evidence", BUNDLE, "--threshold", "1.5"], "evidencegate: error: threshold: Input should be less than or equal to 1"),
+        (["check", FINDINGS, "--evidence", BUNDLE, "--threshold", "1.5"],
+         "evidencegate: error: threshold: Input should be less than or equal to 1"),
         (["check", FINDINGS, "--evidence", BUNDLE, "--assume-tz", "Mars/Base"], "evidencegate: error: assume_tz: Value error, must be UTC"),
         (["check", FINDINGS], "evidencegate: error: Missing option '--evidence'"),
         (["nope"], "evidencegate: error: No such command 'nope'"),

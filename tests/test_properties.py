@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -42,7 +43,7 @@ def test_reader_never_crashes_and_is_deterministic(text: str) -> None:
 @given(st.text(max_size=300))
 def test_citation_finders_never_crash_and_do_not_overlap(text: str) -> None:
     refs = find_citations(text)
-    for a, b in zip(refs, refs[1:], strict=False):
+    for a, b in itertools.pairwise(refs):
         assert a.end <= b.start
 
 
