@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .citations import REGISTRY, CheckContext, Checked, CitationFormat
+from .citations import REGISTRY, CheckContext, Checked, CitationFormat, Scope
 from .citations.base import quote
 from .config import Options, make_options
 from .decide import decide
 from .evidence import Bundle
 from .evidence.har import load_har
+from .evidence.structured import jira_issues
 from .extract import load_findings, read_claims
 from .model import CitationRef, CitationResult, Claim, ClaimResult, ClaimStatus, Report, SubCheck
 from .support import check_support, claim_facts, strip_citations, suggest_lines
@@ -65,7 +66,8 @@ def _findings_text(findings: str | Path) -> tuple[str, str]:
 
 
 def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]) -> Report:
-    claims = read_claims(text, bundle, source)
+    projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
+    claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
     results: list[ClaimResult] = []
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     for result, extra in check_claims(claims, bundle, opts, registry):
@@ -119,7 +121,9 @@ def _check_claim(
 ) -> tuple[ClaimResult, list[str]]:
     stripped = strip_citations(claim)
     ctx = CheckContext(bundle, opts, stripped)
-    checked = [_check_ref(ref, ctx, registry) for ref in claim.citations]
+    unique = {(ref.format_id, repr(sorted(ref.fields.items()))): ref for ref in reversed(claim.citations)}
+    refs = sorted(unique.values(), key=lambda r: claim.citations.index(r))
+    checked = [_check_ref(ref, ctx, registry) for ref in refs]
     warnings = [w for c in checked for w in c.warnings]
     recovery = [r for c in checked for r in c.recovery]
     citations = [c.result for c in checked]
@@ -153,7 +157,8 @@ def _check_claim(
         return ClaimResult(status=ClaimStatus.UNSUPPORTED, validated=False,
                            reason=f"{refuted.citation}: {refuted.reason}", citations=citations,
                            recovery=recovery, **base), warnings
-    support = check_support(stripped, [e for c in checked for e in c.evidence])
+    tolerance = max([float(r.fields.get("tolerance_s") or 0.0) for r in refs if r.format_id == "timestamp"] + [0.0])
+    support = check_support(stripped, [e for c in checked for e in c.evidence], opts.tzinfo, tolerance)
     if not support.ok:
         citations, hints = _suggest(claim, stripped, citations, bundle, support.reason)
         hints = [h for c in checked for h in _har_hints(c, support.statuses, bundle, opts)] + hints

@@ -70,13 +70,15 @@ class Evidence:
     """Text a resolved citation points at, used by the support check.
 
     ``kind`` is the evidence type (``log``, ``har``, ``config``, ``env``, ``pattern``, ``jira``,
-    ``timestamp``). ``statuses`` lists the HTTP status codes this evidence carries (HAR entries).
+    ``timestamp``). ``statuses`` lists the HTTP status codes of HAR entries, one per item; ``items`` are
+    the separate lines or entries; ``source`` is the bundle file they come from.
     """
 
     kind: str
     text: str
     statuses: tuple[int, ...] = ()
     items: tuple[str, ...] = ()
+    source: str = ""
 
 
 class _Out(BaseModel):

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..evidence import Bundle
 from ..model import CitationRef
 from . import config_key, env, file_line, har_entry, jira, pattern, timestamp
-from .base import CheckContext, Checked, CitationFormat
+from .base import CheckContext, Checked, CitationFormat, Scope
 
 REGISTRY: Mapping[str, CitationFormat] = {
     f.id: f
@@ -32,9 +31,10 @@ REGISTRY: Mapping[str, CitationFormat] = {
 }
 
 
-def find_citations(text: str, bundle: Bundle | None = None, registry: Mapping[str, CitationFormat] = REGISTRY) -> list[CitationRef]:
+def find_citations(text: str, scope: Scope | None = None, registry: Mapping[str, CitationFormat] = REGISTRY) -> list[CitationRef]:
     """Every citation in ``text``, in reading order, without overlaps."""
-    found = [ref for fmt in registry.values() for ref in fmt.find(text, bundle)]
+    scope = scope or Scope()
+    found = [ref for fmt in registry.values() for ref in fmt.find(text, scope)]
     found.sort(key=lambda r: (r.start, -(r.end - r.start)))
     kept: list[CitationRef] = []
     end = -1
@@ -45,4 +45,4 @@ def find_citations(text: str, bundle: Bundle | None = None, registry: Mapping[st
     return kept
 
 
-__all__ = ["REGISTRY", "CheckContext", "Checked", "CitationFormat", "find_citations"]
+__all__ = ["REGISTRY", "CheckContext", "Checked", "CitationFormat", "Scope", "find_citations"]

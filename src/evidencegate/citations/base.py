@@ -19,6 +19,14 @@ MAX_EXCERPT_CHARS = 2000
 
 
 @dataclass(frozen=True)
+class Scope:
+    """What citation finders may know: the bundle (to tell file names) and the known JIRA projects."""
+
+    bundle: Bundle | None = None
+    jira_projects: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class CheckContext:
     bundle: Bundle
     options: Options
@@ -33,7 +41,7 @@ class Checked:
     recovery: tuple[str, ...] = ()
 
 
-Finder = Callable[[str, Bundle | None], Iterator[CitationRef]]
+Finder = Callable[[str, Scope], Iterator[CitationRef]]
 Checker = Callable[[CitationRef, CheckContext], Checked]
 
 

@@ -24,10 +24,10 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..evidence import Bundle, EvidenceFile, FileKind
+from ..evidence import EvidenceFile, FileKind
 from ..evidence.structured import load, lookup, split_key_path
 from ..model import CitationRef, Evidence
-from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
 from .stated import stated_in_claim, values_match
 
 PATTERN = re.compile(
@@ -41,7 +41,7 @@ _KINDS = {
 }
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         path = m.group("path").rstrip(".")
         raw = m.group(0) if m.group("value") else m.group(0)[: m.start("path") - m.start() + len(path)]

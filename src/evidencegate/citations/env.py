@@ -21,16 +21,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..evidence import Bundle
 from ..evidence.structured import environment
 from ..model import CitationRef, Evidence
-from .base import CheckContext, Checked, CitationFormat, Steps, found, missing
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, missing
 from .stated import stated_in_claim, values_match
 
 PATTERN = re.compile(r"\benv:(?P<key>[A-Za-z_][\w.\-]*[\w])(?:\s?=\s?(?P<value>[^\s,;)\]`'\"]+))?")
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         value = m.group("value").rstrip(".") if m.group("value") else None
         raw = m.group(0).rstrip(".") if value else text[m.start() : m.end("key")]
@@ -82,16 +81,17 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         verdict, why = ("match", "") if ok else ("mismatch", f"stated {stated}, the evidence says {value}")
     else:
         verdict, why = stated_in_claim(ctx.claim_text, found_key, value)
-    evidence = Evidence(kind="env", text=f"{found_key}: {value}", items=(value,))
+    evidence = Evidence(kind="env", text=f"{found_key} = {value}", items=(value,), source=source)
+    everything = Evidence(kind="context", text="\n".join(f"{k}: {v}" for k, (v, _) in sorted(env.items())), source=source)
     excerpt = f"{location} = {value}"
     if verdict == "mismatch":
         steps.fail("value_matches", why)
-        return found(ref, f"value mismatch: {why}", steps, excerpt, location, (evidence,), supports=False, warnings=warnings)
+        return found(ref, f"value mismatch: {why}", steps, excerpt, location, (evidence, everything), supports=False, warnings=warnings)
     if verdict == "match":
         steps.ok("value_matches", value)
     else:
         steps.skip("value_matches", "no value stated")
-    return found(ref, f"{found_key} = {value}", steps, excerpt, location, (evidence,), warnings=warnings)
+    return found(ref, f"{found_key} = {value}", steps, excerpt, location, (evidence, everything), warnings=warnings)
 
 
 FORMAT = CitationFormat(

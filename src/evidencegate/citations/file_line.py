@@ -1,7 +1,9 @@
 """Format 1, ``file:line`` — a line or a range of lines of a file in the bundle.
 
 Canonical: ``demisto.log:4521``, ``access.log:156-178``, ``path/to/file:45-67``.
-Variants: ``file:L45``, ``file:L45-L67``, ``file#L45``, ``file#L45-L67``.
+Variants: ``file:L45``, ``file:L45-L67``, ``file#L45``, ``file#L45-L67``, and as agents write them:
+"demisto.log line 4521", "demisto.log (lines 156-178)", "line 4521 of demisto.log",
+"lines 156–178 in access.log", "lines 12, 15 and 18 of app.log".
 
 Sub-checks: ``format`` (1-based, start <= end), ``file_exists`` (by relative path, else unique path
 suffix, else unique basename; several matches is ambiguous), ``readable`` (text, not binary or
@@ -22,7 +24,7 @@ from collections.abc import Iterator
 
 from ..evidence import Bundle, FileKind
 from ..model import CitationRef, Evidence
-from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing, quote
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing, quote
 
 FILE_EXTENSIONS = frozenset(
     "log txt out err har json jsonl ndjson yaml yml toml ini cfg conf properties csv tsv xml md py "
@@ -49,21 +51,49 @@ def looks_like_file(name: str, bundle: Bundle | None) -> bool:
     return parts[-1].isdigit() and parts[-2] in FILE_EXTENSIONS  # rotated: server.log.1
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+_FILE = r"`?(?P<path>(?:[\w.\-]+/)*[\w\-][\w.\-]*\.[\w.\-]*\w)`?"
+_NUMS = r"(?P<start>\d{1,20})(?:\s?(?:-|–|—|to|through|thru)\s?(?P<end>\d{1,20}))?(?P<more>(?:\s?(?:,|and|&)\s?\d{1,20}(?!\d))*)"
+NATURAL = (
+    # "demisto.log line 4521", "demisto.log, lines 156-178", "demisto.log (line 4521)", "demisto.log at line 45"
+    re.compile(_FILE + r",?\s(?P<paren>\()?(?:at\s|on\s)?lines?\s#?" + _NUMS + r"(?(paren)\)?)", re.I),
+    # "line 4521 of demisto.log", "lines 156–178 in access.log"
+    re.compile(r"\blines?\s#?" + _NUMS + r"\s(?:of|in|from|within)\s(?:the\s)?(?:file\s)?" + _FILE, re.I),
+)
+
+
+def _ranges(start: int, end: int, more: str) -> list[tuple[int, int]]:
+    out = [(start, end)]
+    out += [(int(n), int(n)) for n in re.findall(r"\d+", more or "")]
+    return out
+
+
+def _ref(raw: str, a: int, b: int, path: str, ranges: list[tuple[int, int]]) -> CitationRef:
+    error = None
+    for lo, hi in ranges:
+        if lo < 1:
+            error = "line numbers start at 1"
+        elif hi < lo:
+            error = f"range {lo}-{hi} ends before it starts"
+    return CitationRef("file:line", raw, a, b, {"path": path, "ranges": ranges, "start": ranges[0][0], "end": ranges[0][1]}, error)
+
+
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         path = m.group("path")
-        if path.endswith(".har") and m.group("sep") == ":" and text[m.end() : m.end() + 1] == ",":
-            continue
-        if not looks_like_file(path, bundle):
+        if not looks_like_file(path, scope.bundle):
             continue
         start = int(m.group("start"))
         end = int(m.group("end")) if m.group("end") else start
-        error = None
-        if start < 1:
-            error = "line numbers start at 1"
-        elif end < start:
-            error = f"range {start}-{end} ends before it starts"
-        yield CitationRef("file:line", m.group(0), m.start(), m.end(), {"path": path, "start": start, "end": end}, error)
+        yield _ref(m.group(0), m.start(), m.end(), path, [(start, end)])
+    for pattern in NATURAL:
+        for m in pattern.finditer(text):
+            path = m.group("path")
+            if path.lower().endswith(".har") or not looks_like_file(path, scope.bundle):
+                continue
+            start = int(m.group("start"))
+            end = int(m.group("end")) if m.group("end") else start
+            raw = m.group(0).rstrip(",")
+            yield _ref(raw, m.start(), m.start() + len(raw), path, _ranges(start, end, m.group("more")))
 
 
 def check(ref: CitationRef, ctx: CheckContext) -> Checked:
@@ -71,8 +101,10 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     if ref.parse_error:
         steps.fail("format", ref.parse_error)
         return invalid(ref, f"invalid line reference: {ref.parse_error}", steps)
-    path, start, end = ref.fields["path"], ref.fields["start"], ref.fields["end"]
-    steps.ok("format", f"lines {start}-{end}" if end != start else f"line {start}")
+    path = ref.fields["path"]
+    ranges: list[tuple[int, int]] = ref.fields.get("ranges") or [(ref.fields["start"], ref.fields["end"])]
+    label = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in ranges)
+    steps.ok("format", f"line{'s' if len(ranges) > 1 or ranges[0][0] != ranges[0][1] else ''} {label}")
     lookup = ctx.bundle.resolve(path)
     if lookup.file is None:
         steps.fail("file_exists", lookup.problem)
@@ -85,20 +117,24 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     lf = ctx.bundle.lines(file)
     count = lf.line_count
     steps.ok("readable", "text")
-    where = f"{file.rel}:{start}" if start == end else f"{file.rel}:{start}-{end}"
-    if end > count:
-        first = start if start > count else end
+    where = f"{file.rel}:{label.replace(', ', ',')}"
+    beyond = [b for _, b in ranges if b > count]
+    if beyond:
+        first = next(a if a > count else b for a, b in ranges if b > count)
         detail = f"line {first} is past the end: {file.rel} has {count} line{'s' if count != 1 else ''}"
         steps.fail("line_in_range", detail)
         shown = quote(ctx.bundle.shown(file.rel))
         return missing(ref, detail, steps, location=where, recovery=(f"Check the line count: wc -l {shown}",))
     steps.ok("line_in_range", f"{count} lines")
-    shown_end = min(end, start + MAX_EXCERPT_LINES - 1)
-    lines = lf.lines(start, shown_end)
-    excerpt = "\n".join(f"{n}: {t}" for n, t in enumerate(lines, start))
-    if shown_end < end:
-        excerpt += f"\n… ({end - shown_end} more lines)"
-    evidence = Evidence(kind="log", text="\n".join(lines), items=tuple(lines))
+    numbered: list[tuple[int, str]] = []
+    for a, b in ranges:
+        stop = min(b, a + MAX_EXCERPT_LINES - 1)
+        numbered += list(enumerate(lf.lines(a, stop), a))
+        if stop < b:
+            numbered.append((0, f"… ({b - stop} more lines)"))
+    excerpt = "\n".join(f"{n}: {t}" if n else t for n, t in numbered)
+    lines = tuple(t for n, t in numbered if n)
+    evidence = Evidence(kind="log", text="\n".join(lines), items=lines, source=file.rel)
     return found(ref, f"{where} exists", steps, excerpt, where, (evidence,))
 
 

@@ -1,7 +1,10 @@
 """Format 2, ``har:entry`` — entries of a HAR capture.
 
 Canonical: ``capture.har:entry-145``, ``trace.har:entries-145,234,567``.
-Variants: ``capture.har:entries-145-150`` (a range), ``capture.har:entry 145``, ``capture.har#entry-145``.
+Variants: ``capture.har:entries-145-150`` (a range), ``capture.har:entry 145``, ``capture.har#entry-145``,
+and as agents write them: "capture.har entry 145", "entry 145 of capture.har", "entries 3 and 7 in
+trace.har", "HAR entries 145, 234, 567" (no file named: the bundle's only HAR capture; with several it
+is ambiguous and reported, never guessed).
 
 Entry numbers are 1-based by default (``entry-145`` is ``log.entries[144]``); the option
 ``har_index_base: 0`` makes them 0-based. Sub-checks: ``format``, ``file_exists``, ``is_har`` (the file
@@ -17,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..evidence import Bundle, FileKind
+from ..evidence import Bundle, FileKind, Lookup
 from ..evidence.har import load_har
 from ..model import CitationRef, Evidence
-from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing, quote
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing, quote
 
 MAX_ENTRIES = 10_000
 
@@ -50,10 +53,41 @@ def parse_numbers(spec: str) -> tuple[list[int], str | None]:
     return list(dict.fromkeys(numbers)), None
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+_LIST = r"#?(?P<list>\d{1,12}(?:\s?(?:,|-|–|—|\.\.|\bto\b|\bthrough\b|\band\b|&|,\s?and\b)\s?#?\d{1,12}(?![\d:.]\d))*)"
+_HAR = r"`?(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)`?"
+NATURAL = (
+    # "capture.har entry 145", "capture.har entries 145, 234 and 567", "capture.har (entries 3-5)"
+    re.compile(_HAR + r",?\s\(?(?:HAR\s)?entr(?:y|ies)\s" + _LIST, re.I),
+    # "entry 145 of capture.har", "entries 3 and 7 in trace.har"
+    re.compile(r"\bentr(?:y|ies)\s" + _LIST + r"\s(?:of|in|from)\s(?:the\s)?" + _HAR, re.I),
+    # "HAR entries 145, 234, 567", "HAR entry #3" (the only HAR in the bundle)
+    re.compile(r"\bHAR(?:\scapture|\sfile)?\s(?:log\s)?entr(?:y|ies)\s" + _LIST, re.I),
+)
+
+
+def _normalise(spec: str) -> str:
+    spec = re.sub(r"\s*(?:,\s*and|and|&)\s*", ",", spec)
+    return re.sub(r"\s*(?:to|through)\s*", "-", spec).replace("#", "")
+
+
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         numbers, error = parse_numbers(m.group("list"))
         yield CitationRef("har:entry", m.group(0), m.start(), m.end(), {"path": m.group("path"), "entries": numbers}, error)
+    for pattern in NATURAL:
+        for m in pattern.finditer(text):
+            numbers, error = parse_numbers(_normalise(m.group("list")))
+            path = m.groupdict().get("path") or ""
+            yield CitationRef("har:entry", m.group(0), m.start(), m.end(), {"path": path, "entries": numbers}, error)
+
+
+def _the_only_har(bundle: Bundle) -> Lookup:
+    hars = sorted(f.rel for f in bundle.of_kind(FileKind.HAR))
+    if len(hars) == 1:
+        return Lookup(bundle.files[hars[0]])
+    if not hars:
+        return Lookup(None, "no HAR file is named and the bundle holds no HAR capture")
+    return Lookup(None, f"ambiguous: no HAR file is named and the bundle holds {len(hars)} ({', '.join(hars[:5])})")
 
 
 def check(ref: CitationRef, ctx: CheckContext) -> Checked:
@@ -70,11 +104,10 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         return invalid(ref, detail, steps)
     steps.ok("format", f"{len(numbers)} entr{'y' if len(numbers) == 1 else 'ies'}, {base}-based")
     path = ref.fields.get("path", "")
-    lookup = ctx.bundle.resolve(path) if path else None
-    if lookup is None or lookup.file is None:
-        problem = lookup.problem if lookup else "no HAR file named"
-        steps.fail("file_exists", problem)
-        return missing(ref, problem, steps)
+    lookup = ctx.bundle.resolve(path) if path else _the_only_har(ctx.bundle)
+    if lookup.file is None:
+        steps.fail("file_exists", lookup.problem)
+        return missing(ref, lookup.problem, steps)
     file = lookup.file
     steps.ok("file_exists", file.rel)
     if file.kind is not FileKind.HAR:
@@ -115,8 +148,9 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     evidence = Evidence(
         kind="har",
         text="\n\n".join(e.search_text() for e in entries),
-        statuses=tuple(e.status for e in entries if e.status is not None),
+        statuses=tuple(e.status if e.status is not None else -1 for e in entries),
         items=tuple(e.search_text() for e in entries),
+        source=file.rel,
     )
     where = f"{file.rel} entr{'y' if len(numbers) == 1 else 'ies'} {', '.join(str(n) for n in numbers[:20])}"
     return found(ref, f"{len(numbers)} HAR entr{'y' if len(numbers) == 1 else 'ies'} found", steps, "\n".join(lines), where, (evidence,))

@@ -1,7 +1,9 @@
 """Format 5, ``jira`` — a JIRA ticket exported into the bundle.
 
 Canonical: ``JIRA:SF-03896040``. Variants: ``ticket:XSUP-99999``, ``issue:CAC-12345`` (prefix case
-does not matter).
+does not matter), "JIRA SF-03896040", "ticket XSUP-99999", and a bare key such as ``XSUP-48213`` — but
+only when its project is known (a ticket of that project is exported in the bundle, or the project is
+listed in the ``jira_projects`` option), so ``UTF-8`` or ``HTTP-2`` are never tickets.
 
 Tickets come from JIRA REST exports in the bundle: one issue per file (``key`` + ``fields``) or a
 search result (``{"issues": [...]}``). Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``,
@@ -16,21 +18,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..evidence import Bundle
 from ..evidence.structured import jira_issues, jira_text
 from ..model import CitationRef, Evidence
 from ..text import terms
-from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
 
 PATTERN = re.compile(r"\b(?:jira|ticket|issue):\s?(?P<key>[\w\-]+)", re.I)
+# "JIRA SF-03896040", "ticket XSUP-99999", "issue #CAC-12345"
+NAMED = re.compile(r"\b(?:jira|ticket|issue)\s#?(?P<key>[A-Z][A-Z0-9_]+-\d+)\b")
+BARE = re.compile(r"(?<![\w\-:/.])(?P<key>(?P<project>[A-Z][A-Z0-9_]+)-\d+)(?![\w\-])")
 VALID_KEY = re.compile(r"^[A-Z][A-Z0-9_]+-\d+$")
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         key = m.group("key")
         error = None if VALID_KEY.match(key.upper()) else f"'{key}' is not a JIRA key (expected PROJECT-123)"
         yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": key.upper()}, error)
+    for m in NAMED.finditer(text):
+        yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": m.group("key")})
+    for m in BARE.finditer(text):
+        if m.group("project") in scope.jira_projects:
+            yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": m.group("key")})
 
 
 def check(ref: CitationRef, ctx: CheckContext) -> Checked:

@@ -1,6 +1,7 @@
 """Format 4, ``pattern`` — a known-issue pattern in the bundle's pattern database.
 
-Canonical: ``pattern:P-127``. Variant: ``pattern_database:P-127``.
+Canonical: ``pattern:P-127``. Variants: ``pattern_database:P-127``, and a bare id as agents write it:
+"P-127 (rate limiting)", "Pattern P-127 from database".
 
 The pattern database is any JSON in the bundle shaped ``{"patterns": [{"id": "P-127", ...}]}``
 (e.g. ``cappy-cache_latest.json``). Sub-checks: ``format`` (``^P-\\d+$``), ``exists``,
@@ -16,21 +17,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..evidence import Bundle
 from ..evidence.structured import flatten_text, patterns
 from ..model import CitationRef, Evidence
 from ..text import terms
-from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing, quote
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing, quote
 
 PATTERN = re.compile(r"\bpattern(?:_database|_db)?:\s?(?P<id>[\w\-]+)", re.I)
+# "P-127 (rate limiting)", "Pattern P-127 from database", "known pattern P-127"
+BARE = re.compile(r"(?<![\w\-:])(?P<id>P-\d{1,9})(?![\w\-])")
 VALID_ID = re.compile(r"^P-\d+$")
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         pid = m.group("id")
         error = None if VALID_ID.match(pid) else f"'{pid}' is not a pattern id (expected P-<number>, e.g. P-127)"
         yield CitationRef("pattern", m.group(0), m.start(), m.end(), {"id": pid}, error)
+    for m in BARE.finditer(text):
+        yield CitationRef("pattern", m.group(0), m.start(), m.end(), {"id": m.group("id")})
 
 
 def check(ref: CitationRef, ctx: CheckContext) -> Checked:

@@ -20,16 +20,16 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-from ..evidence import Bundle, FileKind
+from ..evidence import FileKind
 from ..evidence.har import load_har
 from ..evidence.timestamps import Stamp, Window, find_in_lines, parse_iso
 from ..model import CitationRef, Evidence
-from .base import CheckContext, Checked, CitationFormat, Steps, found, invalid, missing
+from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
 
 _TOL = r"(?:\s?(?:±|\+/-|\+-)\s?(?P<tol>\d{1,6}(?:\.\d+)?)\s?(?P<unit>ms|s|secs?|seconds?|m|mins?|minutes?)?\b)?"
 _ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?"
 PATTERNS = (
-    re.compile(r"\btimestamp:\s?(?P<value>" + r"\S+?" + r")" + _TOL + r"(?=[\s,;)\]`'\"]|$)", re.I),
+    re.compile(r"\btimestamp:\s?(?P<value>" + _ISO + r"|\S+?)" + _TOL + r"(?=[\s,;)\]`'\"]|\.(?:\s|$)|$)", re.I),
     re.compile(r"\btime:\s?(?P<value>\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,6})?)?)" + _TOL, re.I),
     re.compile(r"(?<![\w:/-])(?P<value>" + _ISO + r")" + _TOL + r"(?![\w:])"),
 )
@@ -37,7 +37,7 @@ _UNIT = {"ms": 0.001, "m": 60.0, "min": 60.0, "mins": 60.0, "minute": 60.0, "min
 _TIME_ONLY = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?$")
 
 
-def find(text: str, bundle: Bundle | None) -> Iterator[CitationRef]:
+def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for kind, pattern in zip(("timestamp", "time", "bare"), PATTERNS, strict=True):
         for m in pattern.finditer(text):
             raw_value = m.group("value").rstrip(".,;")

@@ -228,7 +228,10 @@ def classify(path: Path, size: int) -> FileKind:
         if _looks_like_json_lines(body) and suffix != ".json":
             return FileKind.LOG
         if size <= _JSON_SNIFF_LIMIT:
-            return _classify_json(path)
+            kind = _classify_json(path)
+            if kind is not None:
+                return kind
+            return FileKind.CONFIG if suffix in _CONFIG_EXT else FileKind.LOG
         return FileKind.CONFIG if suffix == ".json" else FileKind.LOG
     if suffix in _CONFIG_EXT:
         return FileKind.CONFIG
@@ -240,13 +243,14 @@ def _looks_like_json_lines(body: bytes) -> bool:
     return len(lines) > 2 and lines[0].rstrip().endswith(b"}") and lines[1].lstrip().startswith(b"{")
 
 
-def _classify_json(path: Path) -> FileKind:
+def _classify_json(path: Path) -> FileKind | None:
+    """Kind of a JSON document by its shape; None when it does not parse."""
     import orjson
 
     try:
         data = orjson.loads(path.read_bytes().lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError:
-        return FileKind.CONFIG
+        return None
     if isinstance(data, dict):
         log = data.get("log")
         if isinstance(log, dict) and isinstance(log.get("entries"), list):

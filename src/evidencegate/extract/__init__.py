@@ -21,9 +21,8 @@ from typing import Any
 
 import orjson
 
-from ..citations import find_citations
+from ..citations import Scope, find_citations
 from ..errors import FindingsError
-from ..evidence import Bundle
 from ..model import CitationRef, Claim
 from .markdown import is_claim_text, is_unverified, sentences
 
@@ -52,7 +51,7 @@ def load_findings(path: str | Path) -> str:
     return raw.decode("utf-8-sig", errors="replace")
 
 
-def read_claims(text: str, bundle: Bundle | None = None, source: str = "findings") -> list[Claim]:
+def read_claims(text: str, scope: Scope | None = None, source: str = "findings") -> list[Claim]:
     """Claims of a findings document (Markdown/text or structured JSON)."""
     stripped = text.lstrip()
     if stripped[:1] in ("[", "{"):
@@ -61,14 +60,14 @@ def read_claims(text: str, bundle: Bundle | None = None, source: str = "findings
         except orjson.JSONDecodeError:
             data = None
         if data is not None:
-            return _structured(data, bundle, source)
-    return _prose(text, bundle)
+            return _structured(data, scope, source)
+    return _prose(text, scope)
 
 
-def _prose(text: str, bundle: Bundle | None) -> list[Claim]:
+def _prose(text: str, scope: Scope | None) -> list[Claim]:
     claims: list[Claim] = []
     for sentence in sentences(text):
-        refs = find_citations(sentence.text, bundle)
+        refs = find_citations(sentence.text, scope)
         rest = _without(sentence.text, refs)
         if refs and claims and _FILLER.match(rest):
             prev = claims[-1]
@@ -95,7 +94,7 @@ def _without(text: str, refs: list[CitationRef]) -> str:
     return "".join(out)
 
 
-def _structured(data: Any, bundle: Bundle | None, source: str) -> list[Claim]:
+def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
     items: list[Any]
     if isinstance(data, list):
         items = data
@@ -123,9 +122,9 @@ def _structured(data: Any, bundle: Bundle | None, source: str) -> list[Claim]:
             extra = _as_list(item.get("citations")) + _as_list(item.get("evidence_sources"))
         else:
             raise FindingsError(f"claim {index} is a {type(item).__name__}, expected an object or a string", source)
-        refs = list(find_citations(text, bundle))
+        refs = list(find_citations(text, scope))
         for cited in extra:
-            parsed = find_citations(cited, bundle)
+            parsed = find_citations(cited, scope)
             if parsed:
                 refs.extend(CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in parsed)
             else:

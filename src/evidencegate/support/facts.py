@@ -1,0 +1,214 @@
+"""The checkable facts of a claim (its citation tokens already removed).
+
+=============  ==================================================================================
+fact           recognised as
+=============  ==================================================================================
+quote          text in '...', "...", “...” or ‘...’
+status         an HTTP status in HTTP context: "HTTP 429", "429 errors", "status 500", "returned 503",
+               "503 Service Unavailable", "HTTP 502 and 504"
+identifier     URLs, IPv4 addresses, host names, dotted names (``java.net.SocketTimeoutException``),
+               CamelCase (``HikariPool``), snake_case (``max_retries``), error codes (``ECONNRESET``,
+               ``ERR_CERT_DATE_INVALID``, ``net::ERR_...``), paths (``/var/log/app``), hex ids
+version        ``8.9.0-2464525``, ``v2.3``, or ``8.9`` after the word version/release/build
+number         a number bound to a noun or unit: "pool size 20", "port 8443", "3 retries", "300 seconds"
+time           a time of day, optionally zoned: "10:30:45", "10:30 UTC", "14:05:11+01:00"
+universal      "all", "every", "each", "none", "only", "always" (every cited item must hold)
+=============  ==================================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..text import STOP_WORDS, Quantity, parse_quantity, stem
+
+_QUOTES = (
+    re.compile(r"(?<![\w'])'([^'\n]{2,300}?)'(?![\w])"),
+    re.compile(r'"([^"\n]{2,300}?)"'),
+    re.compile(r"“([^”\n]{2,300}?)”"),
+    re.compile(r"‘([^’\n]{2,300}?)’"),
+)
+_REASONS = (
+    "OK|Created|Accepted|No Content|Partial Content|Moved Permanently|Found|See Other|Not Modified|Temporary Redirect|"
+    "Permanent Redirect|Bad Request|Unauthorized|Payment Required|Forbidden|Not Found|Method Not Allowed|"
+    "Not Acceptable|Request Timeout|Conflict|Gone|Payload Too Large|Unprocessable Entity|Too Many Requests|"
+    "Internal Server Error|Not Implemented|Bad Gateway|Service Unavailable|Gateway Timeout|Switching Protocols"
+)
+_CODE = r"([1-5]\d{2})"
+_MORE = r"((?:\s?(?:,|/|\band\b|\bor\b|&)\s?(?:HTTP\s?)?[1-5]\d{2}\b)*)"
+_STATUS = (
+    re.compile(r"\bHTTP(?:/\d(?:\.\d)?)?[\s-]?(?:status\s)?(?:code\s)?" + _CODE + r"\b" + _MORE, re.I),
+    re.compile(r"\bstatus(?:\scodes?|es)?\s?(?:of|=|:|was|is|were)?\s?" + _CODE + r"\b" + _MORE, re.I),
+    re.compile(
+        r"\b(?:returned|returns|returning|responded|respond|got|received|receiving|answered|answering)\s(?:with\s)?(?:an?\s)?(?:HTTP\s)?"
+        + _CODE + r"\b" + _MORE, re.I,
+    ),
+    re.compile(r"(?<![\w.:/\-])" + _CODE + r"(?:\s?(?:errors?|responses?|status(?:es)?|codes?)\b|s\b)", re.I),
+    re.compile(r"(?<![\w.:/\-])" + _CODE + r"\s(?:" + _REASONS + r")\b", re.I),
+)
+
+_ERRNO = frozenset(
+    "ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ENOSPC ENOENT EACCES EPIPE EHOSTUNREACH ENETUNREACH EADDRINUSE "
+    "ENOMEM EMFILE ENFILE EAGAIN EEXIST EPERM EIO ENOTFOUND EAI_AGAIN ESRCH EBADF EINVAL EROFS EDQUOT ENOTCONN "
+    "SERVFAIL NXDOMAIN SIGKILL SIGTERM SIGSEGV SIGABRT SIGINT SIGHUP".split()
+)
+_TLDS = "com|net|org|io|dev|cloud|local|internal|example|lan|corp|edu|gov|co|us|uk|de|fr|jp|info|biz|app|ai|svc|cluster"
+_IDENTIFIERS = (
+    re.compile(r"\bhttps?://[^\s)\]>'\"`,]+", re.I),
+    re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])"),
+    re.compile(r"(?<![\w.\-])(?=[\w-]*[a-z])[a-z0-9][\w-]*(?:\.[a-z0-9][\w-]*)*\.(?:" + _TLDS + r")(?![\w-])", re.I),
+    re.compile(r"(?<![\w.\-])[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-])(?<=\d)", re.I),
+    re.compile(r"\b[a-zA-Z_][\w$]*(?:\.[a-zA-Z_][\w$]*){2,}\b"),
+    re.compile(r"\b[A-Z][a-z0-9]+[A-Z]\w*\b"),
+    re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b"),
+    re.compile(r"\b[A-Z]{2,}[a-z]{3,}\w*\b"),
+    re.compile(r"\bnet::ERR_\w+"),
+    re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),
+    re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"),
+    re.compile(r"(?<![\w:/.])/(?:[\w.\-]+/)+[\w.\-]*\w"),
+    re.compile(r"\b0x[0-9a-fA-F]+\b"),
+    re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b"),
+    re.compile(r"\b(?:" + "|".join(sorted(_ERRNO)) + r")\b"),
+)
+_VERSION = re.compile(r"(?<![\w.\-])v?(\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?)(?![\w.])|\b(?:version|release|build|v)\s?(\d+\.\d+)\b", re.I)
+_TIME = re.compile(
+    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(Z\b|UTC\b|GMT\b|[+-]\d{2}:?\d{2}\b)?"
+)
+_NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]*\d)")
+_WORD_AFTER = re.compile(r"\s?(%|[A-Za-z][A-Za-z\-]*(?:/[A-Za-z]+)?)(?:\s([A-Za-z][A-Za-z\-]*))?")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z_\-]*)(?:\s(?:of|is|was|=|:|at|to|set to|reached))?\s?[=:]?\s?$")
+_UNIVERSAL = re.compile(r"\b(?:all|every|each|none|only|always|both)\b", re.I)
+_ORDINAL_UNITS = frozenset({"st", "nd", "rd", "th"})
+_APPROX = re.compile(r"(?:around|about|approximately|approx\.?|roughly|circa|~)\s?$", re.I)
+
+
+@dataclass(frozen=True)
+class Number:
+    raw: str
+    value: float
+    quantity: Quantity | None
+    nouns: frozenset[str]
+
+
+@dataclass(frozen=True)
+class ClaimTime:
+    raw: str
+    seconds: float
+    precision: float
+    zone: str | None
+
+
+@dataclass(frozen=True)
+class Facts:
+    quotes: tuple[str, ...] = ()
+    statuses: tuple[int, ...] = ()
+    identifiers: tuple[str, ...] = ()
+    versions: tuple[str, ...] = ()
+    numbers: tuple[Number, ...] = ()
+    times: tuple[ClaimTime, ...] = ()
+    universal: bool = False
+
+    @property
+    def hard(self) -> bool:
+        return bool(self.quotes or self.statuses or self.identifiers or self.versions or self.numbers or self.times)
+
+
+def _unique(items: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(i for i in items if i))
+
+
+def extract(text: str) -> Facts:
+    quotes: list[str] = []
+    rest = text
+    for pattern in _QUOTES:
+        for m in pattern.finditer(text):
+            quotes.append(" ".join(m.group(1).split()))
+        rest = pattern.sub(" ", rest)
+    statuses: list[int] = []
+    status_spans: list[tuple[int, int]] = []
+    for pattern in _STATUS:
+        for m in pattern.finditer(rest):
+            more = m.group(2) if m.re.groups >= 2 else ""
+            for code in [m.group(1), *re.findall(r"[1-5]\d{2}", more or "")]:
+                if int(code) not in statuses:
+                    statuses.append(int(code))
+            status_spans.append(m.span())
+    identifiers, id_spans = _identifiers(rest)
+    versions = [m.group(1) or m.group(2) for m in _VERSION.finditer(rest)]
+    versions = [v for v in versions if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", v)]
+    times, time_spans = _times(rest)
+    blocked = status_spans + id_spans + time_spans + [m.span() for m in _VERSION.finditer(rest)]
+    numbers = _numbers(rest, blocked)
+    return Facts(
+        quotes=_unique(quotes),
+        statuses=tuple(statuses),
+        identifiers=_unique(identifiers),
+        versions=_unique(versions),
+        numbers=tuple(numbers),
+        times=tuple(times),
+        universal=bool(_UNIVERSAL.search(rest)),
+    )
+
+
+def _identifiers(text: str) -> tuple[list[str], list[tuple[int, int]]]:
+    found: list[tuple[int, int, str]] = []
+    for pattern in _IDENTIFIERS:
+        for m in pattern.finditer(text):
+            value = m.group(0).rstrip(".,;:")
+            if len(value) < 3:
+                continue
+            found.append((m.start(), m.start() + len(value), value))
+    found.sort(key=lambda t: (t[0], -(t[1] - t[0])))
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    end = -1
+    for start, stop, value in found:
+        if start >= end:
+            out.append(value)
+            spans.append((start, stop))
+            end = stop
+    return out, spans
+
+
+def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
+    out: list[ClaimTime] = []
+    spans: list[tuple[int, int]] = []
+    for m in _TIME.finditer(text):
+        hh, mm, ss, frac, zone = m.groups()
+        if int(hh) > 23 or int(mm) > 59 or (ss and int(ss) > 59):
+            continue
+        seconds = int(hh) * 3600 + int(mm) * 60 + int(ss or 0) + (float("0." + frac) if frac else 0.0)
+        precision = 60.0 if ss is None else (1.0 if not frac else 0.001)
+        if _APPROX.search(text[max(0, m.start() - 20) : m.start()]):
+            precision = max(precision, 60.0)
+        out.append(ClaimTime(m.group(0).strip(), seconds, precision, zone.upper() if zone else None))
+        spans.append(m.span())
+    return out, spans
+
+
+def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
+    out: list[Number] = []
+    for m in _NUMBER.finditer(text):
+        if any(a <= m.start() < b for a, b in blocked):
+            continue
+        raw_number = m.group(0)
+        value = float(raw_number.replace(",", ""))
+        after = _WORD_AFTER.match(text, m.end())
+        unit = after.group(1) if after else ""
+        if unit.lower() in _ORDINAL_UNITS:
+            continue
+        if 1900 <= value <= 2100 and not unit:
+            continue
+        quantity = parse_quantity(f"{raw_number} {unit}") if unit else None
+        nouns: set[str] = set()
+        if quantity is None or quantity.unit == "":
+            for word in (unit, after.group(2) if after else None):
+                if word and word.lower() not in STOP_WORDS and word.isalpha():
+                    nouns.add(stem(word.lower()))
+            before = _WORD_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+            if before and before.group(1).lower() not in STOP_WORDS:
+                nouns.add(stem(before.group(1).lower()))
+        raw = (raw_number + (" " + unit if unit else "")).strip()
+        out.append(Number(raw, value, quantity if quantity and quantity.unit else None, frozenset(nouns)))
+    return out
