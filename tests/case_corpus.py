@@ -30,6 +30,7 @@ class Outcome:
     label: Label | None
     actual: str  # a claim status, "not_a_claim" (not found by the reader) or "unlabelled"
     claim: str
+    reason: str = ""
 
     @property
     def correct(self) -> bool:
@@ -90,10 +91,10 @@ def match(expected: list[Label], report: Report) -> list[Outcome]:
             (i for i, lab in enumerate(expected) if i not in used and text.startswith(" ".join(lab.text.split()))), None
         )
         if hit is None:
-            outcomes.append(Outcome(None, "unlabelled", text))
+            outcomes.append(Outcome(None, "unlabelled", text, claim.reason))
             continue
         used.add(hit)
-        outcomes.append(Outcome(expected[hit], claim.status.value, text))
+        outcomes.append(Outcome(expected[hit], claim.status.value, text, claim.reason))
     for i, lab in enumerate(expected):
         if i not in used:
             outcomes.append(Outcome(lab, "not_a_claim", lab.text))

@@ -32,7 +32,9 @@ def main(argv: list[str]) -> int:
                 expected = o.label.status if o.label else "unlabelled"
                 confusion[(expected, o.actual)] += 1
                 if verbose and not o.correct:
-                    print(f"  {case.name}: expected {expected}, got {o.actual}: {o.claim[:100]}")
+                    print(f"  {case.name}: expected {expected}, got {o.actual}: {o.claim[:110]}")
+                    print(f"      why expected: {o.label.why if o.label else '-'}")
+                    print(f"      tool said:    {o.reason[:160]}")
     print(f"cases: {len(case_dirs())}  labelled sentences: {total}  correct: {right}  accuracy: {right / max(total, 1):.3f}")
     wrong = {k: v for k, v in confusion.items() if k[0] != k[1]}
     for (expected, actual), n in sorted(wrong.items(), key=lambda kv: -kv[1]):

@@ -71,11 +71,21 @@ def test_output_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert json.loads(target.read_text())["status"] == "BLOCKED"
 
 
-def test_threshold_option_changes_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "check", FINDINGS, "--evidence", BUNDLE, "--threshold", "0.5", "-f", "json")
+PARTLY = (
+    "- The vendor answered 'HTTP 429 Too Many Requests' (demisto.log:298).\n"
+    "- The server runs XSOAR (env:product=XSOAR).\n"
+    "- The vendor API limit is 100 requests per minute.\n"
+)
+
+
+def test_threshold_option_changes_the_verdict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    findings = tmp_path / "partly.md"
+    findings.write_text(PARTLY, encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(findings), "--evidence", BUNDLE, "-f", "json")
+    assert (code, json.loads(out)["verification_rate"]) == (1, 0.667)
+    code, out, _ = run(capsys, "check", str(findings), "--evidence", BUNDLE, "--threshold", "0.5", "-f", "json")
     report = json.loads(out)
     assert report["threshold"] == 0.5
-    assert report["verification_rate"] >= 0.5
     assert code == 0 and report["status"] == "PASSED"
 
 
@@ -111,7 +121,9 @@ def test_bad_config_file_names_the_file(capsys: pytest.CaptureFixture[str], tmp_
 def test_config_file_sets_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     cfg = tmp_path / "eg.toml"
     cfg.write_text("[tool.evidencegate]\nthreshold = 0.6\n", encoding="utf-8")
-    code, out, _ = run(capsys, "check", FINDINGS, "--evidence", BUNDLE, "--config", str(cfg), "-f", "json")
+    findings = tmp_path / "partly.md"
+    findings.write_text(PARTLY, encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(findings), "--evidence", BUNDLE, "--config", str(cfg), "-f", "json")
     assert json.loads(out)["threshold"] == 0.6 and code == 0
 
 

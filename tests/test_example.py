@@ -8,7 +8,7 @@ import evidencegate
 
 EXPECTED = {
     "c1": "verified", "c2": "verified", "c3": "verified", "c4": "verified",
-    "c5": "unsupported",  # entry 20 returned 200, not 429
+    "c5": "contradicted",  # entry 20 returned 200, not 429 (SPEC §6.4)
     "c6": "verified",
     "c7": "missing_evidence",  # demisto.log has 606 lines
     "c8": "unsupported",  # quoted text not on line 315
@@ -25,6 +25,9 @@ def test_example_statuses(example: Path) -> None:
     assert report.status.value == "BLOCKED"
     assert report.verification_rate == round(10 / 15, 3)
     assert report.uncited_claims_details == ["The vendor API limit is 100 requests per minute."]
+    assert report.contradictions == 1
+    assert [f.rule for f in report.contradiction_findings] == ["evidence"]
+    assert report.contradiction_findings[0].claims == ["c5"]
 
 
 def test_example_recovery_is_specific(example: Path) -> None:

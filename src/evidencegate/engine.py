@@ -16,6 +16,7 @@ A claim's status, in order of precedence:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -29,9 +30,11 @@ from .decide import decide
 from .evidence import Bundle
 from .evidence.har import load_har
 from .evidence.structured import jira_issues
+from .evidence.timestamps import parse_iso
 from .extract import load_findings, read_claims
-from .model import CitationRef, CitationResult, Claim, ClaimResult, ClaimStatus, Report, SubCheck
+from .model import CitationRef, CitationResult, Claim, ClaimResult, ClaimStatus, ContradictionFinding, Report, SubCheck
 from .support import check_support, claim_facts, strip_citations, suggest_lines
+from .support.facts import ClaimTime
 
 
 def validate(
@@ -75,7 +78,8 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
         warnings.extend(w for w in extra if w not in warnings)
     counted = [r for r in results if r.status is not ClaimStatus.UNVERIFIED_OBSERVATION]
     observations = [r for r in results if r.status is ClaimStatus.UNVERIFIED_OBSERVATION]
-    decision = decide(counted, [], len(observations), opts.threshold, opts.max_unverified)
+    findings = [_evidence_contradiction(r) for r in counted if r.status is ClaimStatus.CONTRADICTED]
+    decision = decide(counted, findings, len(observations), opts.threshold, opts.max_unverified)
     uncited = [r for r in counted if r.status is ClaimStatus.UNCITED]
     recovery: list[str] = []
     for r in counted:
@@ -94,17 +98,30 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
         threshold=opts.threshold,
         total_claims=decision.total,
         verified_claims=decision.verified,
-        contradictions=0,
+        contradictions=len(findings),
         uncited_claims=len(uncited),
         uncited_claims_details=[r.claim for r in uncited],
-        contradictions_details=[],
+        contradictions_details=[f"{f.claims[0]}: {f.detail} ({f.rule})" for f in findings],
         recovery_options=recovery,
         message=decision.message,
         claims=counted,
-        contradiction_findings=[],
+        contradiction_findings=findings,
         unverified_observations=observations,
         warnings=warnings,
         tool_version=__version__,
+    )
+
+
+def _evidence_contradiction(result: ClaimResult) -> ContradictionFinding:
+    """The evidence rule of SPEC §6: the cited evidence states the opposite of the claim."""
+    cited = next((c for c in result.citations if c.excerpt), None)
+    return ContradictionFinding(
+        rule="evidence",
+        claims=[result.id],
+        detail=result.reason,
+        resolution=f"Rewrite {result.id} to say what the evidence shows"
+        + (f" ({cited.location}: {cited.excerpt.splitlines()[0][:160]})" if cited and cited.location and cited.excerpt else ""),
+        evidence=cited.excerpt if cited else None,
     )
 
 
@@ -152,21 +169,41 @@ def _check_claim(
         return ClaimResult(status=ClaimStatus.MISSING_EVIDENCE, validated=False,
                            reason=f"{gone.citation}: {gone.reason}", citations=citations,
                            recovery=hints + recovery, **base), warnings
-    refuted = next((c for c in citations if not c.evidence_supports), None)
+    refuted = next((c for c in checked if not c.result.evidence_supports), None)
     if refuted is not None:
-        return ClaimResult(status=ClaimStatus.UNSUPPORTED, validated=False,
-                           reason=f"{refuted.citation}: {refuted.reason}", citations=citations,
+        status = ClaimStatus.CONTRADICTED if refuted.contradicts else ClaimStatus.UNSUPPORTED
+        return ClaimResult(status=status, validated=False,
+                           reason=f"{refuted.result.citation}: {refuted.result.reason}", citations=citations,
                            recovery=recovery, **base), warnings
-    tolerance = max([float(r.fields.get("tolerance_s") or 0.0) for r in refs if r.format_id == "timestamp"] + [0.0])
-    support = check_support(stripped, [e for c in checked for e in c.evidence], opts.tzinfo, tolerance)
+    stamps = [r for r, c in zip(refs, citations, strict=True) if r.format_id == "timestamp" and c.citation_exists]
+    tolerance = max([float(r.fields.get("tolerance_s") or opts.default_time_window_s) for r in stamps] + [0.0])
+    support = check_support(stripped, [e for c in checked for e in c.evidence], opts.tzinfo, tolerance, cited_times(stamps, opts))
     if not support.ok:
         citations, hints = _suggest(claim, stripped, citations, bundle, support.reason)
         hints = [h for c in checked for h in _har_hints(c, support.statuses, bundle, opts)] + hints
         updated = [c.model_copy(update={"evidence_supports": False, "reason": support.reason}) for c in citations]
-        return ClaimResult(status=ClaimStatus.UNSUPPORTED, validated=False, reason=support.reason,
+        status = ClaimStatus.CONTRADICTED if support.contradicted else ClaimStatus.UNSUPPORTED
+        return ClaimResult(status=status, validated=False, reason=support.reason,
                            citations=updated, recovery=recovery + hints, **base), warnings
     return ClaimResult(status=ClaimStatus.VERIFIED, validated=True, reason=support.reason,
                        citations=citations, **base), warnings
+
+
+def cited_times(refs: list[CitationRef], opts: Options) -> tuple[ClaimTime, ...]:
+    """The instants of timestamp citations, as times of day to find in the claim's other evidence."""
+    out = []
+    for ref in refs:
+        value = str(ref.fields.get("value", ""))
+        instant = parse_iso(value, opts.tzinfo)
+        if instant is not None:
+            utc = instant.astimezone(dt.UTC)
+            secs = utc.hour * 3600 + utc.minute * 60 + utc.second + utc.microsecond / 1e6
+            out.append(ClaimTime(value, secs, 1.0, "UTC"))
+        elif re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?", value):
+            parts = [float(p.replace(",", ".")) for p in value.split(":")]
+            secs = parts[0] * 3600 + parts[1] * 60 + (parts[2] if len(parts) > 2 else 0.0)
+            out.append(ClaimTime(value, secs, 1.0 if len(parts) > 2 else 60.0, None))
+    return tuple(out)
 
 
 def _check_ref(ref: CitationRef, ctx: CheckContext, registry: Mapping[str, CitationFormat]) -> Checked:

@@ -39,6 +39,7 @@ class Checked:
     evidence: tuple[Evidence, ...] = ()
     warnings: tuple[str, ...] = ()
     recovery: tuple[str, ...] = ()
+    contradicts: bool = False  # the evidence states a different value than the claim
 
 
 Finder = Callable[[str, Scope], Iterator[CitationRef]]
@@ -121,8 +122,10 @@ def found(
     warnings: tuple[str, ...] = (),
     suggestion: str | None = None,
     recovery: tuple[str, ...] = (),
+    contradicts: bool = False,
 ) -> Checked:
-    """Resolved; ``supports`` is False when the format's own value check failed."""
+    """Resolved; ``supports`` is False when the format's own check failed, ``contradicts`` when the
+    evidence states another value than the claim."""
     return Checked(
         CitationResult(
             citation=ref.raw,
@@ -139,6 +142,7 @@ def found(
         evidence=evidence,
         warnings=warnings,
         recovery=recovery,
+        contradicts=contradicts,
     )
 
 

@@ -64,8 +64,8 @@ def _candidates(ctx: CheckContext, prefix: str, path: str) -> tuple[list[tuple[E
         return [(lookup_.file, key)], ""
     files = sorted(bundle.of_kind(*_KINDS[prefix]), key=lambda f: f.rel)
     if prefix == "about_info":
-        about = [f for f in files if re.match(r"(about|build)", PurePosixPath(f.rel).name, re.I)]
-        files = about or [f for f in files if f.kind is FileKind.ENV]
+        about = [f for f in files if re.match(r"(about|build|server_?info|version)", PurePosixPath(f.rel).name, re.I)]
+        files = about or files
     pairs = [(f, path) for f in files]
     head, _, rest = path.partition(".")
     if rest:

@@ -31,6 +31,7 @@ FILE_EXTENSIONS = frozenset(
     "js ts java go rb sh sql env trace dump html gz".split()
 )
 MAX_EXCERPT_LINES = 40
+MAX_EVIDENCE_LINES = 5000  # lines of one cited range the support check reads
 
 _PATH = r"(?P<path>(?:(?<![:/\w.])/|~/)?(?:[\w.\-]+/)*[\w\-][\w.\-]*)"
 PATTERN = re.compile(
@@ -126,15 +127,16 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         shown = quote(ctx.bundle.shown(file.rel))
         return missing(ref, detail, steps, location=where, recovery=(f"Check the line count: wc -l {shown}",))
     steps.ok("line_in_range", f"{count} lines")
-    numbered: list[tuple[int, str]] = []
+    shown: list[str] = []
+    lines: list[str] = []
     for a, b in ranges:
-        stop = min(b, a + MAX_EXCERPT_LINES - 1)
-        numbered += list(enumerate(lf.lines(a, stop), a))
-        if stop < b:
-            numbered.append((0, f"… ({b - stop} more lines)"))
-    excerpt = "\n".join(f"{n}: {t}" if n else t for n, t in numbered)
-    lines = tuple(t for n, t in numbered if n)
-    evidence = Evidence(kind="log", text="\n".join(lines), items=lines, source=file.rel)
+        block = lf.lines(a, min(b, a + MAX_EVIDENCE_LINES - 1))
+        lines += block
+        shown += [f"{n}: {t}" for n, t in enumerate(block[:MAX_EXCERPT_LINES], a)]
+        if b - a + 1 > MAX_EXCERPT_LINES:
+            shown.append(f"… ({b - a + 1 - MAX_EXCERPT_LINES} more lines)")
+    excerpt = "\n".join(shown)
+    evidence = Evidence(kind="log", text="\n".join(lines), items=tuple(lines), source=file.rel)
     return found(ref, f"{where} exists", steps, excerpt, where, (evidence,))
 
 

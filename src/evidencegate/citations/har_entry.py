@@ -29,7 +29,7 @@ MAX_ENTRIES = 10_000
 
 PATTERN = re.compile(
     r"(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)(?::|#)\s?entr(?:y|ies)[-\s]?"
-    r"(?P<list>\d{1,12}(?:\s?(?:,|-|–|\.\.)\s?\d{1,12})*)",
+    r"(?P<list>\d{1,12}(?:\s?(?:,|-|–|\.\.)\s?\d{1,12})*|[^\s,;)\]`'\"]+)",
     re.I,
 )
 
@@ -37,6 +37,8 @@ PATTERN = re.compile(
 def parse_numbers(spec: str) -> tuple[list[int], str | None]:
     """``145,234,567`` / ``145-150`` / ``1..3`` -> entry numbers (in order, no duplicates)."""
     numbers: list[int] = []
+    if not re.fullmatch(r"[\d\s,\-–.]+", spec):
+        return [], f"'{spec}' is not an entry number (expected e.g. entry-145 or entries-145,234)"
     for part in re.split(r"\s?,\s?", spec.strip()):
         bounds = re.split(r"\s?(?:-|–|\.\.)\s?", part)
         if len(bounds) == 1:
@@ -134,7 +136,9 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         )
     steps.ok("entries_exist", ", ".join(str(n) for n in numbers[:20]))
     entries = [doc.entries[n - base] for n in numbers]
-    no_status = [n for n, e in zip(numbers, entries, strict=True) if e.status is None or (e.status == 0 and not e.error)]
+    no_status = [
+        n for n, e in zip(numbers, entries, strict=True) if e.status is None or (e.status == 0 and not e.error and not e.status_text)
+    ]
     if no_status:
         detail = f"entry {no_status[0]} has no HTTP response status"
         steps.fail("has_status", detail)

@@ -33,8 +33,8 @@ VALID_KEY = re.compile(r"^[A-Z][A-Z0-9_]+-\d+$")
 def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
         key = m.group("key")
-        error = None if VALID_KEY.match(key.upper()) else f"'{key}' is not a JIRA key (expected PROJECT-123)"
-        yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": key.upper()}, error)
+        error = None if VALID_KEY.match(key) else f"'{key}' is not a JIRA key (expected PROJECT-123, upper case)"
+        yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": key}, error)
     for m in NAMED.finditer(text):
         yield CitationRef("jira", m.group(0), m.start(), m.end(), {"key": m.group("key")})
     for m in BARE.finditer(text):

@@ -62,6 +62,8 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Verdict, str]:
     if isinstance(actual, dict | list):
         return "not_stated", ""
     actual_text = _text(actual)
+    if actual_text.lower() in _TRUE | _FALSE:
+        return _stated_switch(claim, actual_text.lower() in _TRUE, actual_text)
     if _VERSION.fullmatch(actual_text.strip()) or "version" in key.lower():
         versions = [m.group(1) for m in _VERSION.finditer(claim)]
         if not versions:
@@ -93,6 +95,23 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Verdict, str]:
     if compared:
         return "mismatch", f"the claim says {compared[0]}, the evidence says {actual_text}"
     return "not_stated", ""
+
+
+_TRUE = frozenset({"true", "yes", "on", "enabled", "1"})
+_FALSE = frozenset({"false", "no", "off", "disabled", "0"})
+_ON = re.compile(r"\b(?:enabled|switched on|turned on|is on|set to true|true|active|activated|allowed)\b", re.I)
+_OFF = re.compile(r"\b(?:disabled|switched off|turned off|is off|set to false|false|inactive|deactivated|not enabled|not active)\b", re.I)
+
+
+def _stated_switch(claim: str, actual: bool, actual_text: str) -> tuple[Verdict, str]:
+    """A boolean setting: does the claim call it on or off?"""
+    off = bool(_OFF.search(claim))
+    on = bool(_ON.search(claim)) and not off
+    if not (on or off):
+        return "not_stated", ""
+    if on == actual:
+        return "match", ""
+    return "mismatch", f"the claim says it is {'on' if on else 'off'}, the evidence says {actual_text}"
 
 
 def _raw_equal(number: float, actual: Any) -> bool:

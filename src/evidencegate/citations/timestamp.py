@@ -85,16 +85,18 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
             steps.fail("reasonable_date", f"{window.center.isoformat()} is after the validation time {now.isoformat()}")
             return invalid(ref, f"{value} is in the future", steps)
         steps.ok("reasonable_date")
-    hit = _search(ctx, window)
+    hits = _search(ctx, window)
     span = f"±{tol:g}s"
-    if hit is None:
+    if not hits:
         detail = f"no log line or HAR entry in the bundle carries an instant within {span} of {value}"
         steps.fail("in_evidence", detail)
         return missing(ref, detail, steps, recovery=(f"Search for the time: grep -rn '{_grep_key(value)}' {ctx.bundle.shown()}",))
-    location, excerpt = hit
-    steps.ok("in_evidence", location)
-    evidence = Evidence(kind="timestamp", text=excerpt, items=(excerpt,))
-    return found(ref, f"instant found in {location}", steps, f"{location}: {excerpt}", location, (evidence,))
+    _, location, excerpt = hits[0]
+    more = f" (+{len(hits) - 1} more within {span})" if len(hits) > 1 else ""
+    steps.ok("in_evidence", location + more)
+    texts = tuple(text for _, _, text in hits)
+    evidence = Evidence(kind="timestamp", text="\n".join(texts), items=texts)
+    return found(ref, f"instant found in {location}{more}", steps, f"{location}: {excerpt}", location, (evidence,))
 
 
 def _grep_key(value: str) -> str:
@@ -102,39 +104,39 @@ def _grep_key(value: str) -> str:
     return m.group(0) if m else value
 
 
-def _search(ctx: CheckContext, window: Window) -> tuple[str, str] | None:
+MAX_HITS = 50
+
+
+def _search(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
     key = ("timestamp", f"{window.center.isoformat()}|{window.tolerance}|{window.time_only}")
     return ctx.bundle.memo(key, lambda: _scan(ctx, window))  # type: ignore[no-any-return]
 
 
-def _scan(ctx: CheckContext, window: Window) -> tuple[str, str] | None:
+def _scan(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
+    """(distance in seconds, location, text) of evidence inside the window, closest first."""
     bundle = ctx.bundle
     tz = ctx.options.tzinfo
+    base = ctx.options.har_index_base
+    hits: list[tuple[float, str, str]] = []
     for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
-        doc = load_har(bundle, file)
-        base = ctx.options.har_index_base
-        for entry in doc.entries:
-            if window.time_only:
-                m = re.search(r"T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)", entry.started)
-                stamp_ok = False
-                if m:
-                    w2, _ = _window(m.group(1), 0, tz)
-                    stamp_ok = w2 is not None and window.contains(_stamp(w2.center))
-            else:
-                instant = entry.instant
-                stamp_ok = instant is not None and window.contains(_stamp(instant))
-            if stamp_ok:
-                return f"{file.rel} entry {entry.number + base}", entry.summary()
+        for entry in load_har(bundle, file).entries:
+            stamp = _entry_stamp(entry.started, window, tz)
+            if stamp is not None and window.contains(stamp):
+                hits.append((window.distance(stamp), f"{file.rel} entry {entry.number + base}", entry.summary()))
     for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
-        lf = bundle.lines(file)
-        hits = find_in_lines(lf, window, tz)
-        if hits:
-            return f"{file.rel}:{hits[0].line}", hits[0].text
-    return None
+        for hit in find_in_lines(bundle.lines(file), window, tz, limit=20):
+            hits.append((window.distance(hit.stamp), f"{file.rel}:{hit.line}", hit.text))
+    hits.sort(key=lambda h: (h[0], h[1]))
+    return hits[:MAX_HITS]
 
 
-def _stamp(instant: dt.datetime) -> Stamp:
-    return Stamp(instant)
+def _entry_stamp(started: str, window: Window, tz: dt.tzinfo) -> Stamp | None:
+    if window.time_only:
+        m = re.search(r"T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)", started)
+        w2 = _window(m.group(1), 0, tz)[0] if m else None
+        return None if w2 is None else Stamp(w2.center)
+    instant = parse_iso(started) if started else None
+    return None if instant is None else Stamp(instant)
 
 
 FORMAT = CitationFormat(

@@ -233,9 +233,18 @@ def classify(path: Path, size: int) -> FileKind:
                 return kind
             return FileKind.CONFIG if suffix in _CONFIG_EXT else FileKind.LOG
         return FileKind.CONFIG if suffix == ".json" else FileKind.LOG
-    if suffix in _CONFIG_EXT:
+    if suffix in _CONFIG_EXT or _looks_like_ini(body):
         return FileKind.CONFIG
     return FileKind.LOG
+
+
+_INI_SECTION = re.compile(rb"^\s*\[[\w .:\-]+\]\s*$", re.M)
+_INI_KEY = re.compile(rb"^\s*[\w.\-]+\s*[=:]\s*\S", re.M)
+
+
+def _looks_like_ini(body: bytes) -> bool:
+    """``[section]`` header lines and ``key = value`` lines (jail.local, my.cnf, *.service)."""
+    return bool(_INI_SECTION.search(body)) and len(_INI_KEY.findall(body)) >= 2
 
 
 def _looks_like_json_lines(body: bytes) -> bool:

@@ -53,7 +53,14 @@ def _load(file: EvidenceFile) -> Loaded:
             return Loaded(tomllib.loads(text))
         if suffix in (".ini", ".cfg", ".conf", ".properties") and not text.lstrip().startswith("{"):
             return Loaded(_parse_ini(text))
-        return Loaded(orjson.loads(raw))
+        if suffix != ".json" and not text.lstrip().startswith(("{", "[")):
+            return Loaded(_parse_ini(text))
+        try:
+            return Loaded(orjson.loads(raw))
+        except orjson.JSONDecodeError:
+            if suffix == ".json" or not text.lstrip().startswith("["):
+                raise
+            return Loaded(_parse_ini(text))
     except orjson.JSONDecodeError as exc:
         return Loaded(error=f"{file.rel} is not valid JSON: {exc}")
     except yaml.YAMLError as exc:
@@ -271,7 +278,13 @@ def jira_text(issue: dict[str, Any]) -> str:
     for c in comments or []:
         if isinstance(c, dict):
             parts.append(flatten_text(c.get("body")))
-    status = fields.get("status")
-    if isinstance(status, dict) and status.get("name"):
-        parts.append(f"status {status['name']}")
+    for name in ("status", "issuetype", "priority", "resolution", "assignee", "reporter"):
+        value = fields.get(name)
+        if isinstance(value, dict):
+            value = value.get("name") or value.get("displayName")
+        if value:
+            parts.append(f"{name} {value}")
+    for name in ("created", "updated", "resolutiondate", "duedate"):
+        if fields.get(name):
+            parts.append(f"{name} {fields[name]}")
     return " ".join(p for p in parts if p)

@@ -290,6 +290,16 @@ class Window:
             return False
         return abs(candidate - self.center) <= self.tolerance + _slack(self.center)
 
+    def distance(self, stamp: Stamp) -> float:
+        """Seconds between ``stamp`` and the window's centre (time of day only, or ignoring a missing year)."""
+        a = stamp.instant
+        if self.time_only or not stamp.has_year:
+            c = self.center if self.time_only else self.center.astimezone(a.tzinfo)
+            diff = abs((a.hour * 3600 + a.minute * 60 + a.second + a.microsecond / 1e6)
+                       - (c.hour * 3600 + c.minute * 60 + c.second + c.microsecond / 1e6))
+            return min(diff, 86400 - diff)
+        return abs((a - self.center).total_seconds())
+
     def seconds(self, tz: dt.tzinfo) -> list[dt.datetime]:
         """Each whole second of the window, as local time in ``tz``."""
         start = (self.center - self.tolerance).astimezone(tz).replace(microsecond=0)

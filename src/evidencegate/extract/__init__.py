@@ -64,10 +64,28 @@ def read_claims(text: str, scope: Scope | None = None, source: str = "findings")
     return _prose(text, scope)
 
 
+_FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.M)
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
+
+
+def _footnotes(text: str) -> tuple[str, dict[str, str]]:
+    """Footnote definitions (``[^1]: demisto.log:45``) and the text with them blanked (lines kept)."""
+    notes: dict[str, str] = {}
+
+    def blank(m: re.Match[str]) -> str:
+        notes.setdefault(m.group(1), m.group(2))
+        return ""
+
+    return _FOOTNOTE_DEF.sub(blank, text), notes
+
+
 def _prose(text: str, scope: Scope | None) -> list[Claim]:
     claims: list[Claim] = []
+    text, notes = _footnotes(text)
     for sentence in sentences(text):
         refs = find_citations(sentence.text, scope)
+        for mark in _FOOTNOTE_REF.findall(sentence.text):
+            refs += [CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in find_citations(notes.get(mark, ""), scope)]
         rest = _without(sentence.text, refs)
         if refs and claims and _FILLER.match(rest):
             prev = claims[-1]
@@ -88,6 +106,8 @@ def _prose(text: str, scope: Scope | None) -> list[Claim]:
 def _without(text: str, refs: list[CitationRef]) -> str:
     out, pos = [], 0
     for r in refs:
+        if r.start < pos:
+            continue
         out.append(text[pos : r.start])
         pos = r.end
     out.append(text[pos:])

@@ -25,11 +25,12 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_BOLD_HEADING = re.compile(r"^\s{0,3}(\*\*|__)[^*_]{1,80}\1\s*:?\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|cf|fig|no|mr|ms|dr|st|al)\.|\b[A-Z]\.)$", re.I)
-_SENT_END = re.compile(r"[.!?](?:[)\"'\]”’*_`]*)(?=\s+[\"'(\[“‘*_`]*[A-Z0-9])")
+_SENT_END = re.compile(r"[.!?](?:[)\"'\]”’*_`]*)(?=\s+(?:[\"'(\[“‘*_`]*[A-Z0-9]|[a-z][a-z]*[0-9_\-.][\w.\-]*))")
 
 _PLAN = re.compile(
     r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"
@@ -109,7 +110,9 @@ def blocks(text: str) -> Iterator[_Block]:
                 current = None
             continue
         nxt = lines[number].rstrip() if number < len(lines) else ""
-        if _HEADING.match(line) or _RULE.match(line) or (_SETEXT.match(nxt) and nxt.strip() and not _BULLET.match(line)):
+        if _HEADING.match(line) or _RULE.match(line) or _BOLD_HEADING.match(line) or (
+            _SETEXT.match(nxt) and nxt.strip() and not _BULLET.match(line)
+        ):
             if current:
                 yield current
                 current = None

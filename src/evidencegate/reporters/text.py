@@ -83,7 +83,7 @@ class TextReporter(Reporter):
             if not c.format_valid:
                 flag = "invalid"
             out.print(f"    - {escape(c.citation)} [{c.citation_format}] {flag}: {escape(_short(c.reason, 200))}")
-            if c.excerpt and claim.status is ClaimStatus.UNSUPPORTED:
+            if c.excerpt and claim.status in (ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED):
                 first = c.excerpt.splitlines()[0] if c.excerpt else ""
                 out.print(f"      [dim]{escape(_short(first, 200))}[/]")
             if c.suggestion:

@@ -31,14 +31,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..evidence import Bundle
 from ..evidence.timestamps import stamps_in
 from ..model import Claim, Evidence
 from ..text import parse_quantity, same_number, stem, terms, unit_from_key
-from .events import conflict
-from .facts import ClaimTime, Facts, Number, extract
+from .events import conflict, events_in
+from .facts import ClaimTime, Facts, Number, extract, split_negation
 
 __all__ = ["Facts", "Support", "check_support", "claim_facts", "strip_citations", "suggest_lines"]
 
@@ -52,33 +52,53 @@ class Support:
     ok: bool
     reason: str
     statuses: tuple[int, ...] = ()
+    contradicted: bool = False  # the evidence shows the opposite (SPEC §6.4), not merely nothing
 
 
 def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def check_support(claim_text: str, evidence: Iterable[Evidence], tz: dt.tzinfo = dt.UTC, time_tolerance_s: float = 0.0) -> Support:
+def check_support(
+    claim_text: str,
+    evidence: Iterable[Evidence],
+    tz: dt.tzinfo = dt.UTC,
+    time_tolerance_s: float = 0.0,
+    cited_times: tuple[ClaimTime, ...] = (),
+) -> Support:
     """Whether the union of ``evidence`` supports ``claim_text`` (citations removed).
 
     ``time_tolerance_s`` widens the comparison of the claim's times (the tolerance its timestamp
-    citations give, e.g. ``±5s``).
+    citations give, e.g. ``±5s``); ``cited_times`` are the instants of its timestamp citations, which
+    must also match the claim's other cited lines or entries when those carry times.
     """
     items = list(evidence)
-    facts = extract(claim_text)
+    positive, negated = split_negation(claim_text)
+    facts = extract(positive)
+    if cited_times and any(e.kind in ("log", "har") for e in items):
+        facts = replace(facts, times=facts.times + cited_times)
     union = _norm("\n".join(e.text for e in items))
+    refuted = _negated(negated, items, union) if negated else None
+    if refuted:
+        return Support(False, refuted, facts.statuses, contradicted=True)
+    contradiction = _count_conflict(facts, items) or _status_conflict(facts, items)
+    if contradiction:
+        return Support(False, contradiction, facts.statuses, contradicted=True)
     checks = (
         _quotes(facts, items, union),
         _statuses(facts, items),
-        _identifiers(facts, union),
+        _identifiers(facts, union, items),
         _versions(facts, items),
         _numbers(facts, items),
         _times(facts, items, tz, time_tolerance_s),
-        _events(claim_text, items),
+        _dates(facts, items, tz),
+        _events(positive, items),
     )
     for problem in checks:
         if problem:
             return Support(False, problem, facts.statuses)
+    if negated and not facts.hard:
+        return Support(True, "the cited evidence does not show what the claim says is absent")
     if facts.hard:
         return Support(True, "cited evidence shows " + _describe(facts))
     textual = [e for e in items if e.kind != "timestamp"]
@@ -102,11 +122,56 @@ def _quotes(facts: Facts, items: list[Evidence], union: str) -> str | None:
             return f"quoted text '{q}' is not in the cited evidence"
     if facts.universal and facts.quotes:
         for e in items:
-            if e.kind == "log" and len(e.items) > 1:
-                for n, line in enumerate(e.items):
-                    if any(_norm(q) not in _norm(line) for q in facts.quotes):
-                        return (f"the claim says every cited line shows '{facts.quotes[0]}', "
-                                f"but cited line {n + 1} of {len(e.items)} does not")
+            if e.kind == "har" and len(e.items) > 1:
+                for n, item in enumerate(e.items):
+                    if any(_norm(q) not in _norm(item) for q in facts.quotes):
+                        return (f"the claim says every cited entry shows '{facts.quotes[0]}', "
+                                f"but cited entry {n + 1} of {len(e.items)} does not")
+    return None
+
+
+_ACCESS_STATUS = re.compile(r'"\s([1-5]\d{2})\s(?:\d+|-)')
+
+
+def _line_statuses(items: list[Evidence]) -> list[int]:
+    """Statuses of cited access-log lines (combined/common log format)."""
+    out = []
+    for e in items:
+        if e.kind == "log":
+            for line in e.items:
+                m = _ACCESS_STATUS.search(line)
+                if m:
+                    out.append(int(m.group(1)))
+    return out
+
+
+def _status_conflict(facts: Facts, items: list[Evidence]) -> str | None:
+    """Cited HAR entries or access-log lines that carry another status than the one claimed."""
+    claimed = set(facts.statuses) | {s for c in facts.status_classes for s in range(c * 100, c * 100 + 100)}
+    if not claimed:
+        return None
+    label = "/".join([str(s) for s in facts.statuses] + [f"{c}xx" for c in facts.status_classes])
+    har = [s for e in items if e.kind == "har" for s in e.statuses]
+    if har and not facts.universal and not facts.statuses and facts.status_classes:
+        return None if any(s in claimed for s in har) else f"no cited HAR entry returned {label} (they returned {_seen(har)})"
+    odd = [s for s in har if s not in claimed]
+    if odd and len(odd) == len(har):
+        return f"the cited HAR entr{'y' if len(har) == 1 else 'ies'} returned {_seen(har)}, not {label}"
+    lines = _line_statuses(items)
+    if lines and not any(s in claimed for s in lines):
+        return f"the cited line records HTTP {lines[0]}, not {label}"
+    return None
+
+
+def _seen(statuses: list[int]) -> str:
+    return ", ".join(str(s) for s in dict.fromkeys(statuses))
+
+
+def _count_conflict(facts: Facts, items: list[Evidence]) -> str | None:
+    for n in facts.numbers:
+        problem = _count(n, facts, items)
+        if problem:
+            return problem
     return None
 
 
@@ -117,23 +182,69 @@ def _statuses(facts: Facts, items: list[Evidence]) -> str | None:
     text = "\n".join(e.text for e in items if e.kind != "har")
     for status in facts.statuses:
         if status not in har_statuses and not re.search(rf"(?<!\d){status}(?!\d)", text):
-            seen = ", ".join(str(s) for s in dict.fromkeys(har_statuses))
+            seen = _seen(har_statuses)
             return f"HTTP {status} is not in the cited evidence" + (f" (cited entries returned {seen})" if seen else "")
     for e in items:
-        if e.kind == "har":
-            odd = [s for s in e.statuses if s not in facts.statuses]
-            if odd:
-                return f"a cited HAR entry returned {odd[0]}, not {'/'.join(str(s) for s in facts.statuses)}"
+        odd = [(n, s) for n, s in enumerate(e.statuses, 1) if s not in facts.statuses] if e.kind == "har" else []
+        if odd:
+            n, s = odd[0]
+            return f"not every cited entry returned {'/'.join(map(str, facts.statuses))}: cited entry {n} of {len(e.statuses)} returned {s}"
     return None
 
 
-def _identifiers(facts: Facts, union: str) -> str | None:
+_GENERIC_VERBS = frozenset(stem(w) for w in (
+    "appear appears appeared seen found recorded logged returned occurred occur happened shown show present contain contains "
+    "observed reported request requests response responses entry entries line lines cited any".split()))
+
+
+def _negated(scope: str, items: list[Evidence], union: str) -> str | None:
+    """The evidence shows what the claim says is absent ("No HTTP 5xx errors", "never returned 503")."""
+    facts = extract(scope)
+    har = [s for e in items if e.kind == "har" for s in e.statuses]
+    lines = _line_statuses(items)
+    text = "\n".join(e.text for e in items if e.kind != "har")
+    claimed = set(facts.statuses) | {s for c in facts.status_classes for s in range(c * 100, c * 100 + 100)}
+    for status in sorted(claimed):
+        if status in har or status in lines or (facts.statuses and re.search(rf"(?<!\d){status}(?!\d)", text)):
+            return f"the claim says there is none, but the cited evidence shows HTTP {status}"
+    for q in facts.quotes:
+        if _norm(q) in union:
+            return f"the claim says there is none, but the cited evidence shows '{q}'"
+    for ident in (*facts.identifiers, *facts.keywords):
+        if re.search(rf"(?<![a-z0-9]){re.escape(ident.lower())}", union):
+            return f"the claim says there is none, but the cited evidence shows '{ident}'"
+    if claimed or facts.quotes or facts.identifiers or facts.keywords:
+        return None
+    shown = events_in(_event_text(items), skip_negated=False)
+    for name, word in events_in(scope, skip_negated=False).items():
+        if name in shown:
+            return f"the claim says there was no such event, but the cited evidence says '{shown[name]}' ({word})"
+    content = [t for t in terms(scope) if t not in _GENERIC_VERBS]
+    evidence_terms = terms(_event_text(items))
+    hit = next((t for t in content[:1] if t in evidence_terms), None)
+    if hit:
+        return f"the claim says there is none, but the cited evidence mentions '{hit}'"
+    return None
+
+
+def _probe(ident: str) -> str:
+    probe = _norm(ident)
+    if probe.startswith(("http://", "https://")):
+        probe = probe.split("://", 1)[1].rstrip("/")
+    return probe
+
+
+def _identifiers(facts: Facts, union: str, items: list[Evidence]) -> str | None:
     for ident in facts.identifiers:
-        probe = _norm(ident)
-        if probe.startswith(("http://", "https://")):
-            probe = probe.split("://", 1)[1].rstrip("/")
-        if probe not in union:
+        if _probe(ident) not in union:
             return f"'{ident}' does not occur in the cited evidence"
+    if facts.universal:
+        for e in items:
+            if e.kind == "har" and len(e.items) > 1:
+                for n, item in enumerate(e.items, 1):
+                    for ident in facts.identifiers:
+                        if _probe(ident) not in _norm(item):
+                            return f"the claim says it holds for every cited item, but '{ident}' is not in cited item {n} of {len(e.items)}"
     return None
 
 
@@ -162,7 +273,9 @@ def _evidence_numbers(items: list[Evidence]) -> list[Number]:
             try:
                 number = float(value.replace(",", ""))
             except ValueError:
-                continue
+                if q is None:
+                    continue
+                number = q.value
             out.append(Number(value, number, q if q and q.unit else None, frozenset(terms(key.replace(".", " ")))))
             continue
         if e.kind == "timestamp":
@@ -177,15 +290,14 @@ def _numbers(facts: Facts, items: list[Evidence]) -> str | None:
     seen = _evidence_numbers(items)
     raw_union = "\n".join(e.text for e in items if e.kind != "timestamp")
     for n in facts.numbers:
-        counted = _count(n, facts, items)
-        if counted is not None:
-            if counted:
-                return counted
+        if _count(n, facts, items) is not None or n.spelled:
             continue
+        equal = _close if n.approx else same_number
         if n.quantity is not None:
-            if any(s.quantity and s.quantity.unit == n.quantity.unit and same_number(s.quantity.value, n.quantity.value) for s in seen):
+            q = n.quantity
+            if any(s.quantity and s.quantity.unit == q.unit and equal(s.quantity.value, q.value) for s in seen):
                 continue
-            if any(same_number(s.value, n.value) for s in seen):
+            if any(equal(s.value, n.value) for s in seen):
                 continue
             return f"'{n.raw}' is not in the cited evidence"
         bound = [s for s in seen if s.nouns & n.nouns]
@@ -201,9 +313,13 @@ def _numbers(facts: Facts, items: list[Evidence]) -> str | None:
     return None
 
 
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 0.02 * max(abs(a), abs(b), 1.0)
+
+
 def _count(n: Number, facts: Facts, items: list[Evidence]) -> str | None:
     """A count the evidence can compute: None when not a count, "" when right, else the problem."""
-    if not (n.nouns & _COUNT_NOUNS) or n.quantity is not None or n.value != int(n.value) or n.value > 100_000:
+    if not (n.counts & _COUNT_NOUNS or (n.spelled and n.counts)) or n.quantity is not None or n.value != int(n.value):
         return None
     har = [s for e in items if e.kind == "har" for s in e.statuses]
     if facts.statuses and har:
@@ -224,7 +340,9 @@ def _count(n: Number, facts: Facts, items: list[Evidence]) -> str | None:
 def _times(facts: Facts, items: list[Evidence], tz: dt.tzinfo, tolerance: float) -> str | None:
     if not facts.times:
         return None
-    stamps = [s for e in items if e.kind in ("log", "har", "timestamp") for _, s in stamps_in(e.text, tz)]
+    stamps = [s for e in items if e.kind in ("log", "har") for _, s in stamps_in(e.text, tz)]
+    if not stamps:
+        stamps = [s for e in items if e.kind == "timestamp" for _, s in stamps_in(e.text, tz)]
     if not stamps:
         return None
     for t in facts.times:
@@ -232,6 +350,30 @@ def _times(facts: Facts, items: list[Evidence], tz: dt.tzinfo, tolerance: float)
             shown = stamps[0].instant
             when = shown.astimezone(_zone(t.zone)) if t.zone else shown
             return f"the claim says {t.raw}, the cited evidence shows {when.strftime('%H:%M:%S')}"
+    return None
+
+
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})")
+
+
+def _dates(facts: Facts, items: list[Evidence], tz: dt.tzinfo) -> str | None:
+    if not facts.dates:
+        return None
+    days: set[dt.date] = set()
+    for e in items:
+        for _, stamp in stamps_in(e.text, tz):
+            if stamp.has_year:
+                days.update((stamp.instant.date(), stamp.instant.astimezone(dt.UTC).date()))
+        for m in _ISO_DATE.finditer(e.text):
+            try:
+                days.add(dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+            except ValueError:
+                continue
+    if not days:
+        return None
+    for raw, day in facts.dates:
+        if day not in days:
+            return f"the claim says {raw}, the cited evidence shows {min(days, key=lambda d: abs(d - day)).isoformat()}"
     return None
 
 
@@ -255,9 +397,19 @@ def _same_time(t: ClaimTime, instant: dt.datetime, tolerance: float) -> bool:
     return False
 
 
+def _event_text(items: list[Evidence]) -> str:
+    """Where events are read: log lines, and each HAR entry's summary (a failed request reads 'failed')."""
+    parts = [e.text for e in items if e.kind == "log"]
+    for e in items:
+        if e.kind == "har":
+            for item, status in zip(e.items, e.statuses, strict=False):
+                head = item.split("\n", 1)[0]
+                parts.append(head + (" failed" if status == 0 else " error" if status >= 400 else ""))
+    return "\n".join(parts).replace("_", " ")
+
+
 def _events(claim_text: str, items: list[Evidence]) -> str | None:
-    text = "\n".join(e.text for e in items if e.kind in ("log", "timestamp"))
-    text += "\n".join(line.split("\n", 1)[0] for e in items if e.kind == "har" for line in e.items)
+    text = _event_text(items)
     if not text.strip():
         return None
     found = conflict(claim_text, text)
@@ -285,4 +437,4 @@ def strip_citations(claim: Claim) -> str:
         out.append(claim.text[pos : ref.start])
         pos = ref.end
     out.append(claim.text[pos:])
-    return re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]|``", " ", "".join(out))
+    return re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]|``|\[\^[^\]\s]+\]", " ", "".join(out))

@@ -18,6 +18,7 @@ universal      "all", "every", "each", "none", "only", "always" (every cited ite
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -47,6 +48,11 @@ _STATUS = (
     re.compile(r"(?<![\w.:/\-])" + _CODE + r"(?:\s?(?:errors?|responses?|status(?:es)?|codes?)\b|s\b)", re.I),
     re.compile(r"(?<![\w.:/\-])" + _CODE + r"\s(?:" + _REASONS + r")\b", re.I),
 )
+
+_HTTP_CONTEXT = re.compile(
+    r"\b(?:HTTP|HAR|status|request|requests|response|responses|returned|revalidated|redirect(?:ed)?|GET|POST|PUT|endpoint|entry|entries|URL)\b"
+)
+_BARE_STATUS = re.compile(r"(?:\b(?:with|as|a|an|got|gave|gets|by)\s(?:an?\s)?)" + _CODE + r"(?![\w.,:/\-]|\s?(?:%|ms|s\b|sec|seconds|minutes|bytes|[KMG]B))")
 
 _ERRNO = frozenset(
     "ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ENOSPC ENOENT EACCES EPIPE EHOSTUNREACH ENETUNREACH EADDRINUSE "
@@ -78,8 +84,26 @@ _TIME = re.compile(
 _NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]*\d)")
 _WORD_AFTER = re.compile(r"\s?(%|[A-Za-z][A-Za-z\-]*(?:/[A-Za-z]+)?)(?:\s([A-Za-z][A-Za-z\-]*))?")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z_\-]*)(?:\s(?:of|is|was|=|:|at|to|set to|reached))?\s?[=:]?\s?$")
-_UNIVERSAL = re.compile(r"\b(?:all|every|each|none|only|always|both)\b", re.I)
+_LIST_AFTER = re.compile(r"\s?(?:,|and|&|or)\s?\d")
+_LIST_BEFORE = re.compile(r"\d\s?(?:,|and|&|or)\s?$")
+_UNIVERSAL = re.compile(r"\b(?:all|every|each|none|always|both)\b", re.I)
 _ORDINAL_UNITS = frozenset({"st", "nd", "rd", "th"})
+_STATUS_CLASS = re.compile(r"\b([1-5])xx\b", re.I)
+_ALLCAPS = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
+_COMMON_CAPS = frozenset("HTTP HTTPS HAR API URL UTC GMT GET POST PUT DELETE HEAD PATCH OPTIONS JSON XML YAML INFO WARN WARNING ERROR "
+                         "DEBUG TRACE FATAL NOTE TODO THE AND NOT".split())
+_WORD_NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split())}
+_WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s(?:(?:of\s)?(?:the\s)?(?:[a-z\-]+\s)?)?([a-z][a-z\-]+)", re.I)
+_MONTH_NAMES = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), 1)}
+_MON = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_DATES = (
+    re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s" + _MON + r"\.?,?\s(\d{4})\b", re.I),  # 15 December 2011
+    re.compile(r"\b" + _MON + r"\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})\b", re.I),  # December 15, 2011
+    re.compile(r"(?<![\d\-])(\d{4})-(\d{2})-(\d{2})(?![\d\-:T])"),  # 2011-12-15 (no time)
+)
 _APPROX = re.compile(r"(?:around|about|approximately|approx\.?|roughly|circa|~)\s?$", re.I)
 
 
@@ -89,6 +113,9 @@ class Number:
     value: float
     quantity: Quantity | None
     nouns: frozenset[str]
+    spelled: bool = False  # written as a word ("three"): only checked as a count
+    approx: bool = False  # "about 873 ms": within 2 %
+    counts: frozenset[str] = frozenset()  # nouns after the number ("3 requests"): what it may count
 
 
 @dataclass(frozen=True)
@@ -107,11 +134,17 @@ class Facts:
     versions: tuple[str, ...] = ()
     numbers: tuple[Number, ...] = ()
     times: tuple[ClaimTime, ...] = ()
+    dates: tuple[tuple[str, dt.date], ...] = ()
     universal: bool = False
+    status_classes: tuple[int, ...] = ()  # 5 for "5xx"
+    keywords: tuple[str, ...] = ()  # ALL-CAPS terms such as OOM, SSL (used for negative claims)
 
     @property
     def hard(self) -> bool:
-        return bool(self.quotes or self.statuses or self.identifiers or self.versions or self.numbers or self.times)
+        return bool(
+            self.quotes or self.statuses or self.identifiers or self.versions or self.numbers or self.times or self.status_classes
+            or self.dates
+        )
 
 
 def _unique(items: list[str]) -> tuple[str, ...]:
@@ -127,7 +160,8 @@ def extract(text: str) -> Facts:
         rest = pattern.sub(" ", rest)
     statuses: list[int] = []
     status_spans: list[tuple[int, int]] = []
-    for pattern in _STATUS:
+    patterns = _STATUS + ((_BARE_STATUS,) if _HTTP_CONTEXT.search(rest) else ())
+    for pattern in patterns:
         for m in pattern.finditer(rest):
             more = m.group(2) if m.re.groups >= 2 else ""
             for code in [m.group(1), *re.findall(r"[1-5]\d{2}", more or "")]:
@@ -138,8 +172,11 @@ def extract(text: str) -> Facts:
     versions = [m.group(1) or m.group(2) for m in _VERSION.finditer(rest)]
     versions = [v for v in versions if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", v)]
     times, time_spans = _times(rest)
-    blocked = status_spans + id_spans + time_spans + [m.span() for m in _VERSION.finditer(rest)]
-    numbers = _numbers(rest, blocked)
+    dates, date_spans = _dates(rest)
+    blocked = status_spans + id_spans + time_spans + date_spans + [m.span() for m in _VERSION.finditer(rest)]
+    numbers = _numbers(rest, blocked) + _word_numbers(rest)
+    classes = tuple(dict.fromkeys(int(m.group(1)) for m in _STATUS_CLASS.finditer(rest)))
+    keywords = _unique([m.group(0) for m in _ALLCAPS.finditer(rest) if m.group(0) not in _COMMON_CAPS])
     return Facts(
         quotes=_unique(quotes),
         statuses=tuple(statuses),
@@ -147,7 +184,10 @@ def extract(text: str) -> Facts:
         versions=_unique(versions),
         numbers=tuple(numbers),
         times=tuple(times),
+        dates=tuple(dates),
         universal=bool(_UNIVERSAL.search(rest)),
+        status_classes=classes,
+        keywords=keywords,
     )
 
 
@@ -193,6 +233,8 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
         if any(a <= m.start() < b for a, b in blocked):
             continue
         raw_number = m.group(0)
+        if _LIST_AFTER.match(text, m.end()) or _LIST_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
+            continue  # "entries 3, 9 and 12": identifiers in a list, not quantities
         value = float(raw_number.replace(",", ""))
         after = _WORD_AFTER.match(text, m.end())
         unit = after.group(1) if after else ""
@@ -202,13 +244,81 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
             continue
         quantity = parse_quantity(f"{raw_number} {unit}") if unit else None
         nouns: set[str] = set()
+        counts: set[str] = set()
         if quantity is None or quantity.unit == "":
             for word in (unit, after.group(2) if after else None):
                 if word and word.lower() not in STOP_WORDS and word.isalpha():
                     nouns.add(stem(word.lower()))
+                    counts.add(stem(word.lower()))
             before = _WORD_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
             if before and before.group(1).lower() not in STOP_WORDS:
                 nouns.add(stem(before.group(1).lower()))
         raw = (raw_number + (" " + unit if unit else "")).strip()
-        out.append(Number(raw, value, quantity if quantity and quantity.unit else None, frozenset(nouns)))
+        approx = bool(_APPROX.search(text[max(0, m.start() - 20) : m.start()]))
+        out.append(Number(raw, value, quantity if quantity and quantity.unit else None, frozenset(nouns),
+                          approx=approx, counts=frozenset(counts)))
     return out
+
+
+def _word_numbers(text: str) -> list[Number]:
+    """Counts written as words: "three websocket upgrades", "two requests"."""
+    out: list[Number] = []
+    for m in _WORD_NUMBER.finditer(text):
+        word = m.group(1).lower()
+        if word == "one" and re.match(r"\s(?:of|another|by)\b", text[m.end(1):]):
+            continue
+        tail = text[m.end(1):m.end()].split()
+        nouns = frozenset(stem(w.lower()) for w in tail if w.isalpha() and w.lower() not in STOP_WORDS)
+        if nouns:
+            out.append(Number(m.group(0), float(_WORD_NUMBERS[word]), None, nouns, spelled=True, counts=nouns))
+    return out
+
+
+_NEGATION = re.compile(
+    r"\b(?:no|never|none|zero|nothing|neither|nor|not\s(?:a\s(?:single\s)?|any|one)|without\s(?:any|a)|"
+    r"(?:did|does|do|was|were|is|are|has|have|had)(?:\snot|n't)(?!\s(?:only|until))|didn't|wasn't|weren't|hasn't|haven't|doesn't|don't)\b",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[;:,]\s|\s(?:but|while|whereas|although|though|however)\s|[.!?](?:\s|$)")
+_NOT_NEGATION = re.compile(
+    r"\b(?:no longer|no later than|no more than|not more than|not less than|not until|no\.|no content|not modified|not found|"
+    r"not acceptable|not allowed|not implemented|no such)\b",
+    re.I,
+)
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|“[^”\n]*”|‘[^’\n]*’")
+
+
+def split_negation(text: str) -> tuple[str, str]:
+    """(positive part, negated part) of a claim: "No 503s in entries 1-10" -> ("", "No 503s in entries 1-10")."""
+    cleaned = _NOT_NEGATION.sub(lambda m: " " * len(m.group(0)), _QUOTED.sub(lambda m: " " * len(m.group(0)), text))
+    m = _NEGATION.search(cleaned)
+    if not m:
+        return text, ""
+    end = _CLAUSE_END.search(cleaned, m.end())
+    stop = end.start() if end else len(text)
+    return text[: m.start()] + " " + text[stop:], text[m.start() : stop]
+
+
+def _month(name: str) -> int:
+    low = name.lower()[:3]
+    return next(i for m, i in _MONTH_NAMES.items() if m.startswith(low))
+
+
+def _dates(text: str) -> tuple[list[tuple[str, dt.date]], list[tuple[int, int]]]:
+    out: list[tuple[str, dt.date]] = []
+    spans: list[tuple[int, int]] = []
+    for index, pattern in enumerate(_DATES):
+        for m in pattern.finditer(text):
+            g = m.groups()
+            try:
+                if index == 0:
+                    day = dt.date(int(g[2]), _month(g[1]), int(g[0]))
+                elif index == 1:
+                    day = dt.date(int(g[2]), _month(g[0]), int(g[1]))
+                else:
+                    day = dt.date(int(g[0]), int(g[1]), int(g[2]))
+            except ValueError:
+                continue
+            out.append((m.group(0), day))
+            spans.append(m.span())
+    return out, spans
