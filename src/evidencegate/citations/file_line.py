@@ -124,8 +124,8 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         first = next(a if a > count else b for a, b in ranges if b > count)
         detail = f"line {first} is past the end: {file.rel} has {count} line{'s' if count != 1 else ''}"
         steps.fail("line_in_range", detail)
-        shown = quote(ctx.bundle.shown(file.rel))
-        return missing(ref, detail, steps, location=where, recovery=(f"Check the line count: wc -l {shown}",))
+        path_shown = quote(ctx.bundle.shown(file.rel))
+        return missing(ref, detail, steps, location=where, recovery=(f"Check the line count: wc -l {path_shown}",))
     steps.ok("line_in_range", f"{count} lines")
     shown: list[str] = []
     lines: list[str] = []

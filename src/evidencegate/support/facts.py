@@ -52,7 +52,9 @@ _STATUS = (
 _HTTP_CONTEXT = re.compile(
     r"\b(?:HTTP|HAR|status|request|requests|response|responses|returned|revalidated|redirect(?:ed)?|GET|POST|PUT|endpoint|entry|entries|URL)\b"
 )
-_BARE_STATUS = re.compile(r"(?:\b(?:with|as|a|an|got|gave|gets|by)\s(?:an?\s)?)" + _CODE + r"(?![\w.,:/\-]|\s?(?:%|ms|s\b|sec|seconds|minutes|bytes|[KMG]B))")
+_BARE_STATUS = re.compile(
+    r"(?:\b(?:with|as|a|an|got|gave|gets|by)\s(?:an?\s)?)" + _CODE + r"(?![\w.,:/\-]|\s?(?:%|ms|s\b|sec|seconds|minutes|bytes|[KMG]B))"
+)
 
 _ERRNO = frozenset(
     "ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ENOSPC ENOENT EACCES EPIPE EHOSTUNREACH ENETUNREACH EADDRINUSE "
@@ -98,7 +100,10 @@ _WORD_NUMBERS = {w: i for i, w in enumerate(
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s(?:(?:of\s)?(?:the\s)?(?:[a-z\-]+\s)?)?([a-z][a-z\-]+)", re.I)
 _MONTH_NAMES = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december".split(), 1)}
-_MON = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_MON = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)"
+)
 _DATES = (
     re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s" + _MON + r"\.?,?\s(\d{4})\b", re.I),  # 15 December 2011
     re.compile(r"\b" + _MON + r"\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})\b", re.I),  # December 15, 2011
