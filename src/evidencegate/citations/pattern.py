@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
+from ..evidence import Bundle, FileKind
+from ..evidence.har import load_har
 from ..evidence.structured import flatten_text, patterns
 from ..model import CitationRef, Evidence
 from ..text import terms
@@ -68,12 +71,52 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         steps.fail("matches_symptom", f"pattern {pid} ({name or 'unnamed'}) shares no terms with the claim")
         return found(ref, f"pattern {pid} does not match the claim's symptom", steps, excerpt, location, (evidence,), supports=False)
     steps.ok("matches_symptom", ", ".join(shared[:6]))
+    signatures = _signatures(record)
+    if not signatures:
+        steps.skip("symptoms_in_evidence", "the pattern lists no keywords or symptoms to look for")
+    else:
+        seen = ctx.bundle.memo(("pattern-seen", pid), lambda: _seen_in_bundle(ctx.bundle, signatures))
+        if seen is None:
+            detail = f"none of {pid}'s symptoms ({', '.join(signatures[:4])}) occur in the bundle's logs or captures"
+            steps.fail("symptoms_in_evidence", detail)
+            return found(ref, detail, steps, excerpt, location, (evidence,), supports=False)
+        steps.ok("symptoms_in_evidence", seen)
     if confidence is None:
         steps.skip("confidence", "no confidence level recorded")
         warnings = (f"pattern {pid} has no confidence level recorded",)
     else:
         steps.ok("confidence", str(confidence))
     return found(ref, f"pattern {pid} found and matches", steps, excerpt, location, (evidence,), warnings=warnings)
+
+
+_SIGNATURE_FIELDS = ("keywords", "symptoms", "signatures", "indicators", "log_patterns", "error_strings", "match")
+
+
+def _signatures(record: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for name in _SIGNATURE_FIELDS:
+        value = record.get(name)
+        values = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+        out += [v.strip() for v in values if isinstance(v, str) and len(v.strip()) >= 2]
+    return list(dict.fromkeys(out))
+
+
+def _seen_in_bundle(bundle: Bundle, signatures: list[str]) -> str | None:
+    """Where the first of the pattern's symptoms occurs in the bundle's logs or HAR captures."""
+    for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
+        lf = bundle.lines(file)
+        for sig in signatures:
+            for variant in dict.fromkeys((sig, sig.lower(), sig.upper(), sig.title())):
+                pos = next(lf.find_all(variant.encode("utf-8"), limit=1), None)
+                if pos is not None:
+                    return f"'{sig}' at {file.rel}:{lf.line_of(pos)}"
+    for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
+        for entry in load_har(bundle, file).entries:
+            text = entry.search_text().lower()
+            for sig in signatures:
+                if sig.lower() in text:
+                    return f"'{sig}' in {file.rel} entry {entry.number + 1}"
+    return None
 
 
 FORMAT = CitationFormat(
