@@ -29,8 +29,11 @@ _BOLD_HEADING = re.compile(r"^\s{0,3}(\*\*|__)[^*_]{1,80}\1\s*:?\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|cf|fig|no|mr|ms|dr|st|al)\.|\b[A-Z]\.)$", re.I)
-_SENT_END = re.compile(r"[.!?](?:[)\"'\]”’*_`]*)(?=\s+(?:[\"'(\[“‘*_`]*[A-Z0-9]|[a-z][a-z]*[0-9_\-.][\w.\-]*))")
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf|fig|mr|mrs|dr|al)\.|\b(?:No|Ms|St)\.|\b[A-Z]\.)$")
+_SENT_END = re.compile(
+    r"(?:[.!?](?:[)\"'\]”’*_`]*)(?=\s+(?:[\"'(\[“‘*_`]*[A-Z0-9]|[a-z][a-z]*[0-9_\-.][\w.\-]*))"
+    r"|(?<=[)\]`])[.!?](?=\s+[a-z]))"
+)
 
 _PLAN = re.compile(
     r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"

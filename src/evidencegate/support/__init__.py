@@ -238,6 +238,11 @@ def _identifiers(facts: Facts, union: str, items: list[Evidence]) -> str | None:
     for ident in facts.identifiers:
         if _probe(ident) not in union:
             return f"'{ident}' does not occur in the cited evidence"
+    where = union + "\n" + _norm(" ".join(e.source for e in items))
+    only_har = bool(items) and all(e.kind == "har" for e in items)  # HAR entries name their servers
+    for name in facts.software if only_har else ():
+        if name not in where:
+            return f"the claim names {name}, which the cited evidence does not mention"
     if facts.universal:
         for e in items:
             if e.kind == "har" and len(e.items) > 1:

@@ -19,8 +19,11 @@ universal      "all", "every", "each", "none", "only", "always" (every cited ite
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from ..text import STOP_WORDS, Quantity, parse_quantity, stem
 
@@ -142,13 +145,14 @@ class Facts:
     dates: tuple[tuple[str, dt.date], ...] = ()
     universal: bool = False
     status_classes: tuple[int, ...] = ()  # 5 for "5xx"
+    software: tuple[str, ...] = ()  # well-known component names: nginx, postgres, kafka
     keywords: tuple[str, ...] = ()  # ALL-CAPS terms such as OOM, SSL (used for negative claims)
 
     @property
     def hard(self) -> bool:
         return bool(
             self.quotes or self.statuses or self.identifiers or self.versions or self.numbers or self.times or self.status_classes
-            or self.dates
+            or self.dates or self.software
         )
 
 
@@ -193,7 +197,15 @@ def extract(text: str) -> Facts:
         universal=bool(_UNIVERSAL.search(rest)),
         status_classes=classes,
         keywords=keywords,
+        software=_unique([m.group(0).lower() for m in _software().finditer(rest)]),
     )
+
+
+@cache
+def _software() -> re.Pattern[str]:
+    data = json.loads(resources.files("evidencegate").joinpath("data/software.json").read_text(encoding="utf-8"))
+    names = sorted(data["names"], key=len, reverse=True)
+    return re.compile(r"(?<![\w.\-/])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w\-])", re.I)
 
 
 def _identifiers(text: str) -> tuple[list[str], list[tuple[int, int]]]:
