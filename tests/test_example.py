@@ -15,7 +15,7 @@ EXPECTED = {
     "c9": "verified", "c10": "verified", "c11": "verified",
     "c12": "uncited",
     "c13": "verified", "c14": "verified",
-    "c15": "unsupported",  # env.log says 8.9.0-2464525
+    "c15": "contradicted",  # c1 says 8.9.0-2464525 and env.log agrees (factual rule, SPEC §6.3)
 }
 
 
@@ -25,9 +25,9 @@ def test_example_statuses(example: Path) -> None:
     assert report.status.value == "BLOCKED"
     assert report.verification_rate == round(10 / 15, 3)
     assert report.uncited_claims_details == ["The vendor API limit is 100 requests per minute."]
-    assert report.contradictions == 1
-    assert [f.rule for f in report.contradiction_findings] == ["evidence"]
-    assert report.contradiction_findings[0].claims == ["c5"]
+    assert report.contradictions == 2
+    assert [(f.rule, f.claims) for f in report.contradiction_findings] == [("factual", ["c1", "c15"]), ("evidence", ["c5"])]
+    assert "c15 is wrong" in report.contradiction_findings[0].resolution
 
 
 def test_example_recovery_is_specific(example: Path) -> None:

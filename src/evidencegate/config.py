@@ -10,6 +10,8 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     assume_tz: UTC            # zone of log timestamps that carry none (UTC or +HH:MM)
     default_time_window_s: 1  # timestamp tolerance when a citation gives none
     jira_projects: [XSUP]     # project keys accepted as bare JIRA keys
+    temporal_tolerance_s: 10  # how far apart two claims may put the same event
+    causal_rules: rules.json  # extra cause-and-effect rules (same shape as data/causal.json)
     now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
 
 Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
@@ -41,6 +43,7 @@ class Options(BaseModel):
     default_time_window_s: float = Field(1.0, ge=0.0)
     temporal_tolerance_s: float = Field(10.0, ge=0.0)
     jira_projects: tuple[str, ...] = ()
+    causal_rules: str | None = None
     now: dt.datetime | None = None
 
     @field_validator("assume_tz")

@@ -26,15 +26,16 @@ from . import __version__
 from .citations import REGISTRY, CheckContext, Checked, CitationFormat, Scope
 from .citations.base import quote
 from .config import Options, make_options
+from .contradictions import ClaimView, RuleContext, find_contradictions
 from .decide import decide
 from .evidence import Bundle
 from .evidence.har import load_har
 from .evidence.structured import jira_issues
 from .evidence.timestamps import parse_iso
 from .extract import load_findings, read_claims
-from .model import CitationRef, CitationResult, Claim, ClaimResult, ClaimStatus, ContradictionFinding, Report, SubCheck
+from .model import CitationRef, CitationResult, Claim, ClaimResult, ClaimStatus, ContradictionFinding, Evidence, Report, SubCheck
 from .support import check_support, claim_facts, strip_citations, suggest_lines
-from .support.facts import ClaimTime
+from .support.facts import ClaimTime, split_negation
 
 
 def validate(
@@ -71,14 +72,16 @@ def _findings_text(findings: str | Path) -> tuple[str, str]:
 def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]) -> Report:
     projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
-    results: list[ClaimResult] = []
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
-    for result, extra in check_claims(claims, bundle, opts, registry):
-        results.append(result)
+    views: list[ClaimView] = []
+    for claim in claims:
+        view, extra = _check_claim(claim, bundle, opts, registry)
+        views.append(view)
         warnings.extend(w for w in extra if w not in warnings)
-    counted = [r for r in results if r.status is not ClaimStatus.UNVERIFIED_OBSERVATION]
-    observations = [r for r in results if r.status is ClaimStatus.UNVERIFIED_OBSERVATION]
-    findings = [_evidence_contradiction(r) for r in counted if r.status is ClaimStatus.CONTRADICTED]
+    counted_views = tuple(v for v in views if v.result.status is not ClaimStatus.UNVERIFIED_OBSERVATION)
+    findings, wrong = find_contradictions(RuleContext(counted_views, bundle, opts))
+    counted = [_mark_wrong(v.result, findings) if v.id in wrong else v.result for v in counted_views]
+    observations = [v.result for v in views if v.result.status is ClaimStatus.UNVERIFIED_OBSERVATION]
     decision = decide(counted, findings, len(observations), opts.threshold, opts.max_unverified)
     uncited = [r for r in counted if r.status is ClaimStatus.UNCITED]
     recovery: list[str] = []
@@ -101,7 +104,7 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
         contradictions=len(findings),
         uncited_claims=len(uncited),
         uncited_claims_details=[r.claim for r in uncited],
-        contradictions_details=[f"{f.claims[0]}: {f.detail} ({f.rule})" for f in findings],
+        contradictions_details=[f"{f.detail} ({f.rule})" for f in findings],
         recovery_options=recovery,
         message=decision.message,
         claims=counted,
@@ -112,31 +115,38 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
     )
 
 
-def _evidence_contradiction(result: ClaimResult) -> ContradictionFinding:
-    """The evidence rule of SPEC §6: the cited evidence states the opposite of the claim."""
-    cited = next((c for c in result.citations if c.excerpt), None)
-    return ContradictionFinding(
-        rule="evidence",
-        claims=[result.id],
-        detail=result.reason,
-        resolution=f"Rewrite {result.id} to say what the evidence shows"
-        + (f" ({cited.location}: {cited.excerpt.splitlines()[0][:160]})" if cited and cited.location and cited.excerpt else ""),
-        evidence=cited.excerpt if cited else None,
-    )
+def _mark_wrong(result: ClaimResult, findings: list[ContradictionFinding]) -> ClaimResult:
+    """A claim a contradiction rule shows to be wrong becomes ``contradicted``."""
+    if result.status is ClaimStatus.CONTRADICTED:
+        return result
+    finding = next(f for f in findings if result.id in f.claims)
+    return result.model_copy(update={
+        "status": ClaimStatus.CONTRADICTED, "validated": False,
+        "reason": f"{finding.detail} ({finding.rule}); {finding.resolution}",
+        "recovery": [*result.recovery, finding.resolution],
+    })
 
 
 def check_claims(
     claims: list[Claim], bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat] = REGISTRY
 ) -> Iterator[tuple[ClaimResult, list[str]]]:
-    """Per-claim results (with the warnings raised while checking), in reading order."""
+    """Per-claim results (with the warnings raised while checking), in reading order, before contradiction rules."""
     for claim in claims:
-        yield _check_claim(claim, bundle, opts, registry)
+        view, warnings = _check_claim(claim, bundle, opts, registry)
+        yield view.result, warnings
 
 
 def _check_claim(
     claim: Claim, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]
-) -> tuple[ClaimResult, list[str]]:
+) -> tuple[ClaimView, list[str]]:
     stripped = strip_citations(claim)
+    result, warnings, evidence = _verdict(claim, stripped, bundle, opts, registry)
+    return ClaimView(claim, result, stripped, claim_facts(split_negation(stripped)[0]), evidence), warnings
+
+
+def _verdict(
+    claim: Claim, stripped: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]
+) -> tuple[ClaimResult, list[str], tuple[Evidence, ...]]:
     ctx = CheckContext(bundle, opts, stripped)
     unique = {(ref.format_id, repr(sorted(ref.fields.items()))): ref for ref in reversed(claim.citations)}
     refs = sorted(unique.values(), key=lambda r: claim.citations.index(r))
@@ -144,11 +154,12 @@ def _check_claim(
     warnings = [w for c in checked for w in c.warnings]
     recovery = [r for c in checked for r in c.recovery]
     citations = [c.result for c in checked]
+    evidence = tuple(e for c in checked for e in c.evidence)
     base = dict(id=claim.id, claim=claim.text, line=claim.line, column=claim.column)
 
     if claim.unverified:
         return ClaimResult(status=ClaimStatus.UNVERIFIED_OBSERVATION, validated=False,
-                           reason="disclosed as an unverified observation", citations=citations, **base), warnings
+                           reason="disclosed as an unverified observation", citations=citations, **base), warnings, evidence
     if not checked:
         recovery = [
             f"Cite the evidence for it, e.g. search the bundle: {_grep_hint(stripped, bundle)}",
@@ -156,37 +167,37 @@ def _check_claim(
             "Or mark it: 'Note: Unverified assumption - <claim>'",
         ]
         return ClaimResult(status=ClaimStatus.UNCITED, validated=False, reason="no citation",
-                           recovery=recovery, **base), warnings
+                           recovery=recovery, **base), warnings, evidence
     bad = next((c for c in citations if not c.format_valid), None)
     if bad is not None:
         return ClaimResult(status=ClaimStatus.INVALID_CITATION, validated=False,
                            reason=f"invalid citation {bad.citation}: {bad.reason}", citations=citations,
                            recovery=recovery or ["Rewrite the citation in one of the seven formats (e.g. demisto.log:4521)"],
-                           **base), warnings
+                           **base), warnings, evidence
     gone = next((c for c in citations if not c.citation_exists), None)
     if gone is not None:
         citations, hints = _suggest(claim, stripped, citations, bundle, gone.reason, search=False)
         return ClaimResult(status=ClaimStatus.MISSING_EVIDENCE, validated=False,
                            reason=f"{gone.citation}: {gone.reason}", citations=citations,
-                           recovery=hints + recovery, **base), warnings
+                           recovery=hints + recovery, **base), warnings, evidence
     refuted = next((c for c in checked if not c.result.evidence_supports), None)
     if refuted is not None:
         status = ClaimStatus.CONTRADICTED if refuted.contradicts else ClaimStatus.UNSUPPORTED
         return ClaimResult(status=status, validated=False,
                            reason=f"{refuted.result.citation}: {refuted.result.reason}", citations=citations,
-                           recovery=recovery, **base), warnings
+                           recovery=recovery, **base), warnings, evidence
     stamps = [r for r, c in zip(refs, citations, strict=True) if r.format_id == "timestamp" and c.citation_exists]
     tolerance = max([float(r.fields.get("tolerance_s") or opts.default_time_window_s) for r in stamps] + [0.0])
-    support = check_support(stripped, [e for c in checked for e in c.evidence], opts.tzinfo, tolerance, cited_times(stamps, opts))
+    support = check_support(stripped, list(evidence), opts.tzinfo, tolerance, cited_times(stamps, opts))
     if not support.ok:
         citations, hints = _suggest(claim, stripped, citations, bundle, support.reason)
         hints = [h for c in checked for h in _har_hints(c, support.statuses, bundle, opts)] + hints
         updated = [c.model_copy(update={"evidence_supports": False, "reason": support.reason}) for c in citations]
         status = ClaimStatus.CONTRADICTED if support.contradicted else ClaimStatus.UNSUPPORTED
         return ClaimResult(status=status, validated=False, reason=support.reason,
-                           citations=updated, recovery=recovery + hints, **base), warnings
+                           citations=updated, recovery=recovery + hints, **base), warnings, evidence
     return ClaimResult(status=ClaimStatus.VERIFIED, validated=True, reason=support.reason,
-                       citations=citations, **base), warnings
+                       citations=citations, **base), warnings, evidence
 
 
 def cited_times(refs: list[CitationRef], opts: Options) -> tuple[ClaimTime, ...]:

@@ -197,12 +197,12 @@ def extract(text: str) -> Facts:
         universal=bool(_UNIVERSAL.search(rest)),
         status_classes=classes,
         keywords=keywords,
-        software=_unique([m.group(0).lower() for m in _software().finditer(rest)]),
+        software=_unique([m.group(0).lower() for m in software_pattern().finditer(rest)]),
     )
 
 
 @cache
-def _software() -> re.Pattern[str]:
+def software_pattern() -> re.Pattern[str]:
     data = json.loads(resources.files("evidencegate").joinpath("data/software.json").read_text(encoding="utf-8"))
     names = sorted(data["names"], key=len, reverse=True)
     return re.compile(r"(?<![\w.\-/])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w\-])", re.I)
