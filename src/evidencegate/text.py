@@ -40,9 +40,9 @@ def stem(word: str) -> str:
     return w
 
 
-def terms(text: str) -> set[str]:
-    """Significant stemmed terms of ``text`` (also splitting snake_case and dotted names)."""
-    out: set[str] = set()
+def ordered_terms(text: str) -> list[str]:
+    """Significant stemmed terms of ``text`` in reading order, without repeats (snake_case split too)."""
+    out: dict[str, None] = {}
     for m in _WORD.finditer(text):
         word = m.group(0)
         pieces = [word, *re.split(r"_+", word)] if "_" in word else [word]
@@ -50,8 +50,13 @@ def terms(text: str) -> set[str]:
             low = piece.lower()
             if len(low) < 3 or low in STOP_WORDS:
                 continue
-            out.add(stem(low))
-    return out
+            out[stem(low)] = None
+    return list(out)
+
+
+def terms(text: str) -> set[str]:
+    """Significant stemmed terms of ``text`` (also splitting snake_case and dotted names)."""
+    return set(ordered_terms(text))
 
 
 @dataclass(frozen=True)

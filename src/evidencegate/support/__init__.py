@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from ..evidence import Bundle
 from ..evidence.timestamps import stamps_in
 from ..model import Claim, Evidence
-from ..text import parse_quantity, same_number, stem, terms, unit_from_key
+from ..text import ordered_terms, parse_quantity, same_number, stem, terms, unit_from_key
 from .events import conflict, events_in
 from .facts import ClaimTime, Facts, Number, extract, split_negation
 
@@ -74,11 +74,12 @@ def check_support(
     """
     items = list(evidence)
     positive, negated = split_negation(claim_text)
-    facts = extract(positive)
+    http = any(e.kind == "har" for e in items)
+    facts = extract(positive, http)
     if cited_times and any(e.kind in ("log", "har") for e in items):
         facts = replace(facts, times=facts.times + cited_times)
     union = _norm("\n".join(e.text for e in items))
-    refuted = _negated(negated, items, union) if negated else None
+    refuted = _negated(negated, items, union, http) if negated else None
     if refuted:
         return Support(False, refuted, facts.statuses, contradicted=True)
     contradiction = _count_conflict(facts, items) or _status_conflict(facts, items)
@@ -197,9 +198,9 @@ _GENERIC_VERBS = frozenset(stem(w) for w in (
     "observed reported request requests response responses entry entries line lines cited any".split()))
 
 
-def _negated(scope: str, items: list[Evidence], union: str) -> str | None:
+def _negated(scope: str, items: list[Evidence], union: str, http: bool) -> str | None:
     """The evidence shows what the claim says is absent ("No HTTP 5xx errors", "never returned 503")."""
-    facts = extract(scope)
+    facts = extract(scope, http)
     har = [s for e in items if e.kind == "har" for s in e.statuses]
     lines = _line_statuses(items)
     text = "\n".join(e.text for e in items if e.kind != "har")
@@ -219,7 +220,7 @@ def _negated(scope: str, items: list[Evidence], union: str) -> str | None:
     for name, word in events_in(scope, skip_negated=False).items():
         if name in shown:
             return f"the claim says there was no such event, but the cited evidence says '{shown[name]}' ({word})"
-    content = [t for t in terms(scope) if t not in _GENERIC_VERBS]
+    content = [t for t in ordered_terms(scope) if t not in _GENERIC_VERBS]
     evidence_terms = terms(_event_text(items))
     hit = next((t for t in content[:1] if t in evidence_terms), None)
     if hit:
@@ -324,22 +325,40 @@ def _close(a: float, b: float) -> bool:
 
 def _count(n: Number, facts: Facts, items: list[Evidence]) -> str | None:
     """A count the evidence can compute: None when not a count, "" when right, else the problem."""
-    if not (n.counts & _COUNT_NOUNS or (n.spelled and n.counts)) or n.quantity is not None or n.value != int(n.value):
+    if n.quantity is not None or n.value != int(n.value):
         return None
+    words = n.counts
+    status_words = {int(w[:3]) for w in words if re.fullmatch(r"[1-5]\d{2}s", w)}
+    counted = {stem(w) for w in words} & _COUNT_NOUNS or status_words or (n.spelled and any(w.endswith("s") for w in words))
+    if not counted:
+        return None
+    want = int(n.value)
+    statuses = tuple(facts.statuses) or tuple(sorted(status_words))
     har = [s for e in items if e.kind == "har" for s in e.statuses]
-    if facts.statuses and har:
-        actual = sum(1 for s in har if s in facts.statuses)
-        if actual != int(n.value):
-            codes = "/".join(str(s) for s in facts.statuses)
-            return f"the claim counts {int(n.value)}, but {actual} of the {len(har)} cited entries returned {codes}"
-        return ""
     lines = [line for e in items if e.kind == "log" for line in e.items]
-    if facts.quotes and lines:
+    codes = "/".join(str(s) for s in statuses)
+    if statuses and har:
+        actual = sum(1 for s in har if s in statuses)
+        what, total = f"cited entries returned {codes}", len(har)
+    elif statuses and lines:
+        access = _line_statuses(items)
+        actual = sum(1 for s in access if s in statuses) if access else sum(
+            1 for line in lines if any(re.search(rf"(?<!\d){s}(?!\d)", line) for s in statuses))
+        what, total = f"cited lines record HTTP {codes}", len(lines)
+    elif facts.quotes and lines and (n.quoted or (len(facts.quotes) == 1 and n.spelled)):
         actual = sum(1 for line in lines if all(_norm(q) in _norm(line) for q in facts.quotes))
-        if actual != int(n.value):
-            return f"the claim counts {int(n.value)}, but {actual} of the {len(lines)} cited lines show '{facts.quotes[0]}'"
-        return ""
-    return None
+        what, total = f"cited lines show '{facts.quotes[0]}'", len(lines)
+    elif n.about and lines:
+        probe = _probe(n.about[0])
+        actual = sum(1 for line in lines if probe in _norm(line))
+        what, total = f"cited lines show {n.about[0]}", len(lines)
+    else:
+        return None
+    if facts.universal and want == total:
+        return None  # "all four entries were 304": a universal claim, checked item by item
+    if actual != want:
+        return f"the claim counts {want}, but {actual} of the {total} {what}"
+    return ""
 
 
 def _times(facts: Facts, items: list[Evidence], tz: dt.tzinfo, tolerance: float) -> str | None:

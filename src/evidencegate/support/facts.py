@@ -48,7 +48,11 @@ _STATUS = (
         r"\b(?:returned|returns|returning|responded|respond|got|received|receiving|answered|answering)\s(?:with\s)?(?:an?\s)?(?:HTTP\s)?"
         + _CODE + r"\b" + _MORE, re.I,
     ),
-    re.compile(r"(?<![\w.:/\-])" + _CODE + r"(?:\s?(?:errors?|responses?|status(?:es)?|codes?)\b|s\b)", re.I),
+    re.compile(
+        r"(?<![\w.:/\-])" + _CODE
+        + r"(?:\s?(?:errors?|responses?|status(?:es)?|codes?|revalidations?|redirects?|replies|reply|answers?)\b|s\b)",
+        re.I,
+    ),
     re.compile(r"(?<![\w.:/\-])" + _CODE + r"\s(?:" + _REASONS + r")\b", re.I),
 )
 
@@ -100,7 +104,8 @@ _COMMON_CAPS = frozenset("HTTP HTTPS HAR API URL UTC GMT GET POST PUT DELETE HEA
 _WORD_NUMBERS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split())}
-_WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s(?:(?:of\s)?(?:the\s)?(?:[a-z\-]+\s)?)?([a-z][a-z\-]+)", re.I)
+_WORD_NUMBER_START = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\b(?=\s)", re.I)
+_ONE_NOT_COUNT = re.compile(r"\b(?:every|each|any|no|the|which|this|that|only|at|one)\s$", re.I)
 _MONTH_NAMES = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december".split(), 1)}
 _MON = (
@@ -124,6 +129,8 @@ class Number:
     spelled: bool = False  # written as a word ("three"): only checked as a count
     approx: bool = False  # "about 873 ms": within 2 %
     counts: frozenset[str] = frozenset()  # nouns after the number ("3 requests"): what it may count
+    about: tuple[str, ...] = ()  # identifiers between the number and its noun ("four `X` errors")
+    quoted: bool = False  # a quoted string stood between the number and its noun
 
 
 @dataclass(frozen=True)
@@ -160,7 +167,14 @@ def _unique(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i for i in items if i))
 
 
-def extract(text: str) -> Facts:
+_LOOSE_STATUS = re.compile(
+    r"(?<![\w.:/\-#$])" + _CODE
+    + r"(?=\s*(?:[,;:)|]|\.(?!\w)|$|\b(?:at|on|for|from|in|and|or|with|after|when|while|to|by|each|too|as)\b))"
+)
+
+
+def extract(text: str, http: bool = False) -> Facts:
+    """Facts of ``text``; ``http`` says the claim cites HTTP captures, so a bare 3-digit code is a status."""
     quotes: list[str] = []
     rest = text
     for pattern in _QUOTES:
@@ -169,7 +183,7 @@ def extract(text: str) -> Facts:
         rest = pattern.sub(" ", rest)
     statuses: list[int] = []
     status_spans: list[tuple[int, int]] = []
-    patterns = _STATUS + ((_BARE_STATUS,) if _HTTP_CONTEXT.search(rest) else ())
+    patterns = _STATUS + ((_BARE_STATUS,) if http or _HTTP_CONTEXT.search(rest) else ()) + ((_LOOSE_STATUS,) if http else ())
     for pattern in patterns:
         for m in pattern.finditer(rest):
             more = m.group(2) if m.re.groups >= 2 else ""
@@ -250,6 +264,8 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
         if any(a <= m.start() < b for a, b in blocked):
             continue
         raw_number = m.group(0)
+        about: tuple[str, ...] = ()
+        quoted = False
         if _LIST_AFTER.match(text, m.end()) or _LIST_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
             continue  # "entries 3, 9 and 12": identifiers in a list, not quantities
         value = float(raw_number.replace(",", ""))
@@ -266,28 +282,58 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
             for word in (unit, after.group(2) if after else None):
                 if word and word.lower() not in STOP_WORDS and word.isalpha():
                     nouns.add(stem(word.lower()))
-                    counts.add(stem(word.lower()))
+            head, about, quoted = head_noun(text[m.end() : m.end() + 80])
+            if head:
+                counts.add(head)
             before = _WORD_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
             if before and before.group(1).lower() not in STOP_WORDS:
                 nouns.add(stem(before.group(1).lower()))
         raw = (raw_number + (" " + unit if unit else "")).strip()
         approx = bool(_APPROX.search(text[max(0, m.start() - 20) : m.start()]))
         out.append(Number(raw, value, quantity if quantity and quantity.unit else None, frozenset(nouns),
-                          approx=approx, counts=frozenset(counts)))
+                          approx=approx, counts=frozenset(counts), about=about if counts else (), quoted=bool(counts) and quoted))
     return out
 
 
+_COUNTABLE = frozenset(
+    "request requests response responses entry entries call calls error errors time times failure failures occurrence "
+    "occurrences line lines message messages attempt attempts exception exceptions warning warnings event events "
+    "retry retries timeout timeouts crash crashes restart restarts".split()
+)
+
+
+def head_noun(text: str) -> tuple[str | None, tuple[str, ...], bool]:
+    """What a number counts, from the text after it: (noun, identifiers between, a quote between).
+
+    "failed requests" -> requests; "`RedisTimeoutException` errors" -> errors about that identifier;
+    a quoted string already cut out of the text leaves a run of spaces: ``three   errors``.
+    """
+    quoted = bool(re.match(r"\s{2,}", text))
+    about: list[str] = []
+    for raw in text.split()[:4]:
+        w = raw.strip("`'\"*.,;:()").lower()
+        if re.fullmatch(r"[1-5]\d{2}s", w) or w in _COUNTABLE or (w.isalpha() and w.endswith("s") and len(w) > 3 and w not in STOP_WORDS):
+            return w, tuple(about), quoted
+        if w in STOP_WORDS or raw.endswith((",", ".", ";", ":")):
+            break
+        if raw.startswith(("`", "'", '"')) or re.search(r"[a-z][A-Z]|[._:]\w", raw):
+            about.append(raw.strip("`'\"*.,;:()"))
+    return None, (), False
+
+
 def _word_numbers(text: str) -> list[Number]:
-    """Counts written as words: "three websocket upgrades", "two requests"."""
+    """Counts written as words: "three websocket upgrades", "two 404s", "four `X` errors"."""
     out: list[Number] = []
-    for m in _WORD_NUMBER.finditer(text):
+    for m in _WORD_NUMBER_START.finditer(text):
         word = m.group(1).lower()
-        if word == "one" and re.match(r"\s(?:of|another|by)\b", text[m.end(1):]):
+        if word == "one" and (re.match(r"\s(?:of|another|by)\b", text[m.end(1):]) or _ONE_NOT_COUNT.search(text[: m.start()])):
             continue
-        tail = text[m.end(1):m.end()].split()
-        nouns = frozenset(stem(w.lower()) for w in tail if w.isalpha() and w.lower() not in STOP_WORDS)
-        if nouns:
-            out.append(Number(m.group(0), float(_WORD_NUMBERS[word]), None, nouns, spelled=True, counts=nouns))
+        after = re.sub(r"^\s(?:of\s+)?(?:the\s+)?(?:(?:cited|these|those|logged|captured|above)\s+)?", "", text[m.end(1) : m.end(1) + 120])
+        noun, about, quoted = head_noun(after)
+        if noun is None:
+            continue
+        out.append(Number(m.group(0), float(_WORD_NUMBERS[word]), None, frozenset({stem(noun)}), spelled=True,
+                          counts=frozenset({noun}), about=about, quoted=quoted))
     return out
 
 
