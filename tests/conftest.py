@@ -42,3 +42,9 @@ def make_bundle(tmp_path: Path):  # type: ignore[no-untyped-def]
         return root
 
     return build
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_index_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Tests never touch the user's cache directory."""
+    os.environ["EVIDENCEGATE_CACHE_DIR"] = str(tmp_path_factory.mktemp("index-cache"))

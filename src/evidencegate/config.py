@@ -12,6 +12,7 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     jira_projects: [XSUP]     # project keys accepted as bare JIRA keys
     temporal_tolerance_s: 10  # how far apart two claims may put the same event
     causal_rules: rules.json  # extra cause-and-effect rules (same shape as data/causal.json)
+    use_cache: true           # keep file indexes in the user cache directory (--no-cache: false)
     now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
 
 Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
@@ -44,6 +45,7 @@ class Options(BaseModel):
     temporal_tolerance_s: float = Field(10.0, ge=0.0)
     jira_projects: tuple[str, ...] = ()
     causal_rules: str | None = None
+    use_cache: bool = True
     now: dt.datetime | None = None
 
     @field_validator("assume_tz")

@@ -57,7 +57,7 @@ def validate(
     text, source = _findings_text(findings)
     if isinstance(evidence, Bundle):
         return _run(text, source, evidence, opts, registry)
-    with Bundle(evidence) as bundle:
+    with Bundle(evidence, use_cache=opts.use_cache) as bundle:
         return _run(text, source, bundle, opts, registry)
 
 

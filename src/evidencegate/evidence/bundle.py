@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import BundleError
+from .cache import IndexCache, cache_dir
 from .lines import LineFile
 
 
@@ -74,7 +75,7 @@ _HAR_HEAD = re.compile(rb'^\s*\{\s*"log"\s*:')
 class Bundle:
     """Read-only view of an evidence bundle. Use as a context manager to release file maps."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, use_cache: bool = True) -> None:
         given = Path(root)
         if not given.exists():
             raise BundleError("evidence bundle not found", given)
@@ -97,6 +98,7 @@ class Bundle:
             self._by_name.setdefault(PurePosixPath(rel).name.lower(), []).append(rel)
         self._lines: dict[str, LineFile] = {}
         self.cache: dict[tuple[str, str], Any] = {}
+        self.index_cache = IndexCache(cache_dir() if use_cache else None, self.root)
 
     # -- discovery -------------------------------------------------------------------------
     @staticmethod
@@ -175,7 +177,7 @@ class Bundle:
         """The line index of ``file`` (built once per run)."""
         lf = self._lines.get(file.rel)
         if lf is None:
-            lf = self._lines[file.rel] = LineFile(file.path)
+            lf = self._lines[file.rel] = LineFile(file.path, self.index_cache)
         return lf
 
     def memo(self, key: tuple[str, str], build: Any) -> Any:

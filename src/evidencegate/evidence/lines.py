@@ -1,9 +1,10 @@
 """Line access to text evidence of any size.
 
 A :class:`LineFile` memory-maps the file read-only and builds, in one vectorised pass over the
-bytes, a sparse index of line starts (one offset every :data:`BLOCK` lines, a few hundred KB for a
-multi-gigabyte log). Fetching line N then costs at most :data:`BLOCK` newline searches, whatever the
-file size; nothing ever reads the whole file into Python objects.
+bytes (numpy, 64 MB at a time), a sparse index of line starts: one offset every :data:`BLOCK` lines,
+a few hundred KB for a multi-gigabyte log. Fetching line N then costs at most :data:`BLOCK` newline
+searches, whatever the file size; nothing ever reads the whole file into Python objects. The index
+is kept in the on-disk cache (:mod:`evidencegate.evidence.cache`), so a second run skips the pass.
 
 Lines are numbered from 1. ``\\n`` ends a line; a ``\\r`` before it is dropped (CRLF files); a last line
 without a final newline still counts; an empty file has no lines. Bytes are decoded as UTF-8 with
@@ -16,8 +17,11 @@ import mmap
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from .cache import IndexCache
 
 BLOCK = 1024
 _CHUNK = 64 * 1024 * 1024
@@ -27,8 +31,9 @@ MAX_LINE_CHARS = 1_000_000
 class LineFile:
     """Read-only, indexed line access to one file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, cache: IndexCache | None = None) -> None:
         self.path = path
+        self.cache = cache
         fd = os.open(path, os.O_RDONLY)
         try:
             self.size = os.fstat(fd).st_size
@@ -39,11 +44,24 @@ class LineFile:
             os.close(fd)
         self._starts: np.ndarray | None = None
         self._line_count = 0
+        self.memo: dict[str, Any] = {}  # per-run facts derived from this file (timestamp formats, ...)
 
     # -- index -----------------------------------------------------------------------------
     def _index(self) -> np.ndarray:
         if self._starts is not None:
             return self._starts
+        cached = self.cache.load("lines", self.path) if self.cache else None
+        if cached is not None and "starts" in cached:
+            self._starts = cached["starts"]
+            self._line_count = int(cached["line_count"])
+            return self._starts
+        self._build()
+        if self.cache is not None and self._starts is not None:
+            self.cache.store("lines", self.path, {"line_count": self._line_count}, {"starts": self._starts})
+        assert self._starts is not None
+        return self._starts
+
+    def _build(self) -> None:
         starts: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
         newlines = 0
         mm = self._mm
@@ -63,12 +81,15 @@ class LineFile:
             ends_open = mm[self.size - 1] != 10
             self._line_count = newlines + (1 if ends_open else 0)
         self._starts = np.concatenate(starts)
-        return self._starts
 
     @property
     def line_count(self) -> int:
         self._index()
         return self._line_count
+
+    def block_starts(self) -> np.ndarray:
+        """Byte offsets of lines 1, 1 + BLOCK, 1 + 2 * BLOCK, ..."""
+        return self._index()
 
     def line_start(self, number: int) -> int:
         """Byte offset where 1-based line ``number`` starts."""

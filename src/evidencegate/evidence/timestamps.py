@@ -32,7 +32,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .lines import LineFile
+import numpy as np
+
+from .lines import BLOCK, LineFile
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MON = "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
@@ -234,13 +236,21 @@ class FileTimes:
 
     formats: tuple[str, ...]
     offsets: tuple[dt.tzinfo, ...]
+    ordered: bool = True  # the sampled lines are in time order
 
 
 _SAMPLE = 128 * 1024
 
 
 def sample_times(lf: LineFile, tz: dt.tzinfo) -> FileTimes:
-    """Formats and zone offsets used by a file, read from its start, middle and end."""
+    """Formats and zone offsets used by a file, read from its start, middle and end (once per run)."""
+    key = f"sample-{_tz_name(tz)}"
+    if key not in lf.memo:
+        lf.memo[key] = _sample_times(lf, tz)
+    return lf.memo[key]  # type: ignore[no-any-return]
+
+
+def _sample_times(lf: LineFile, tz: dt.tzinfo) -> FileTimes:
     chunks = [lf.head(_SAMPLE)]
     if lf.size > 3 * _SAMPLE:
         chunks += [lf.window(lf.size // 2, _SAMPLE), lf.window(lf.size - _SAMPLE, _SAMPLE)]
@@ -262,7 +272,22 @@ def sample_times(lf: LineFile, tz: dt.tzinfo) -> FileTimes:
         offsets[tz] = None
     else:
         offsets.setdefault(tz, None)
-    return FileTimes(tuple(usable), tuple(offsets))
+    return FileTimes(tuple(usable), tuple(offsets), _in_order(chunks, tz, tuple(FORMAT_BY_ID[f] for f in usable)))
+
+
+def _in_order(chunks: list[bytes], tz: dt.tzinfo, formats: tuple[TsFormat, ...]) -> bool:
+    """Whether the first timestamp of each sampled line never goes back by more than a second."""
+    for chunk in chunks:
+        last = None
+        for line in chunk.decode("utf-8", errors="replace").splitlines()[1:-1]:
+            stamp = next((st for _, st in stamps_in(line, tz, formats)), None)
+            if stamp is None:
+                continue
+            value = stamp.instant.timestamp()
+            if last is not None and value < last - 1.0:
+                return False
+            last = value
+    return True
 
 
 @dataclass(frozen=True)
@@ -324,9 +349,92 @@ class TimeHit:
     stamp: Stamp
 
 
+@dataclass(frozen=True)
+class TimeBlocks:
+    """The first instant of each block of :data:`~.lines.BLOCK` lines (epoch seconds, NaN where none).
+
+    ``ordered`` is true when those instants never go back by more than a second: then a window is
+    answered by reading only the blocks that can hold it.
+    """
+
+    firsts: np.ndarray
+    ordered: bool
+
+
+def time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes) -> TimeBlocks:
+    key = f"times-{_tz_name(tz)}"
+    if key not in lf.memo:
+        lf.memo[key] = _time_blocks(lf, tz, times, key)
+    return lf.memo[key]  # type: ignore[no-any-return]
+
+
+def _time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes, key: str) -> TimeBlocks:
+    cached = lf.cache.load(key, lf.path) if lf.cache else None
+    if cached is not None and "firsts" in cached:
+        return TimeBlocks(cached["firsts"], bool(cached["ordered"]))
+    formats = tuple(FORMAT_BY_ID[f] for f in times.formats if f != "epoch") or tuple(FORMAT_BY_ID[f] for f in times.formats)
+    starts = lf.block_starts()
+    firsts = np.full(len(starts), np.nan)
+    yearless = False
+    for b, start in enumerate(starts.tolist()):
+        head = lf.window(int(start), 2048).decode("utf-8", errors="replace")
+        for line in head.split("\n")[:8]:
+            stamp = next((st for _, st in stamps_in(line, tz, formats)), None)
+            if stamp is not None:
+                firsts[b] = stamp.instant.timestamp()
+                yearless = yearless or not stamp.has_year
+                break
+    known = firsts[~np.isnan(firsts)]
+    ordered = bool(known.size) and not yearless and bool(np.all(np.diff(known) >= -1.0))
+    for i in range(1, len(firsts)):  # a block without a timestamp inherits the one before
+        if np.isnan(firsts[i]):
+            firsts[i] = firsts[i - 1]
+    if lf.cache is not None:
+        lf.cache.store(key, lf.path, {"ordered": ordered}, {"firsts": firsts})
+    return TimeBlocks(firsts, ordered)
+
+
+def _tz_name(tz: dt.tzinfo) -> str:
+    offset = dt.datetime(2000, 1, 1, tzinfo=tz).utcoffset() or dt.timedelta(0)
+    return str(int(offset.total_seconds()))
+
+
+def _block_hits(lf: LineFile, blocks: TimeBlocks, window: Window, tz: dt.tzinfo, formats: tuple[TsFormat, ...],
+                limit: int) -> list[TimeHit]:
+    lo = (window.center - window.tolerance).timestamp() - 1.0
+    hi = (window.center + window.tolerance).timestamp() + 1.0
+    firsts = blocks.firsts
+    count = len(firsts)
+    first_block = max(0, int(np.searchsorted(firsts, lo, side="left")) - 1)
+    hits: list[TimeHit] = []
+    for b in range(first_block, count):
+        if not np.isnan(firsts[b]) and firsts[b] > hi:
+            break
+        start_line = b * BLOCK + 1
+        for n, raw in enumerate(lf.raw_lines(start_line, start_line + BLOCK - 1), start_line):
+            text = raw.decode("utf-8", errors="replace")
+            for _, stamp in stamps_in(text, tz, formats):
+                if window.contains(stamp):
+                    hits.append(TimeHit(n, text.rstrip("\r"), stamp))
+                    break
+            if len(hits) >= limit:
+                return hits
+    return hits
+
+
 def find_in_lines(lf: LineFile, window: Window, tz: dt.tzinfo, limit: int = 1) -> list[TimeHit]:
-    """Lines of ``lf`` carrying an instant inside ``window`` (at most ``limit``)."""
+    """Lines of ``lf`` carrying an instant inside ``window`` (at most ``limit``).
+
+    A time-ordered file is answered from its block index (only the blocks that can hold the window
+    are read); any other file by searching for the window rendered in the file's own formats.
+    """
     times = sample_times(lf, tz)
+    if not times.formats:
+        return []
+    if not window.time_only and lf.size > _SAMPLE:
+        blocks = time_blocks(lf, tz, times)
+        if blocks.ordered and times.ordered:
+            return _block_hits(lf, blocks, window, tz, tuple(FORMAT_BY_ID[f] for f in times.formats), limit)
     needles: dict[bytes, tuple[str, ...]] = {}
     for fid in times.formats:
         fmt = FORMAT_BY_ID[fid]

@@ -113,7 +113,8 @@ def check_support(
 
 def _describe(facts: Facts) -> str:
     shown = [f"'{q}'" for q in facts.quotes] + [f"HTTP {s}" for s in facts.statuses]
-    shown += list(facts.identifiers) + list(facts.versions) + [n.raw for n in facts.numbers] + [t.raw for t in facts.times]
+    shown += list(facts.identifiers) + list(facts.versions) + [n.raw for n in facts.numbers if not n.spelled]
+    shown += [t.raw for t in facts.times]
     return ", ".join(shown[:8])
 
 
