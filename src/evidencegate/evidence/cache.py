@@ -78,7 +78,8 @@ class IndexCache:
         key = file_key(path)
         meta = {"key": key, "version": FORMAT_VERSION, "kind": kind, "fields": fields}
         buf = io.BytesIO()
-        np.savez(buf, __meta__=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), **arrays)
+        payload: dict[str, Any] = {"__meta__": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), **arrays}
+        np.savez(buf, **payload)
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".tmp-", suffix=".npz")
