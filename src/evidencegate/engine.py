@@ -242,13 +242,13 @@ def _har_hints(checked: Checked, statuses: tuple[int, ...], bundle: Bundle, opts
     hints = []
     numbers = [int(n) for n in re.findall(r"\d+", res.location[len(rel):])]
     for n in numbers:
-        entry = doc.entries[n - base]
+        entry = doc.entry(n - base)
         if entry.status in statuses:
             continue
         hints.append(f"Check it: jq '.log.entries[{n - base}].response.status' {quote(bundle.shown(rel))} (returns {entry.status})")
         for near in (n - 1, n + 1):
-            if 0 <= near - base < len(doc.entries) and doc.entries[near - base].status in statuses:
-                hints.append(f"Entry {near} returned {doc.entries[near - base].status}: did you mean {rel}:entry-{near}? (off by one)")
+            if 0 <= near - base < len(doc) and doc.entry(near - base).status in statuses:
+                hints.append(f"Entry {near} returned {doc.entry(near - base).status}: did you mean {rel}:entry-{near}? (off by one)")
                 break
         break
     return hints

@@ -119,7 +119,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     if doc.error:
         steps.fail("is_har", doc.error)
         return missing(ref, doc.error, steps)
-    total = len(doc.entries)
+    total = len(doc)
     steps.ok("is_har", f"{total} entries")
     shown = quote(ctx.bundle.shown(file.rel))
     absent = [n for n in numbers if not 0 <= n - base < total]
@@ -135,7 +135,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
             recovery=(f"Count the entries: jq '.log.entries | length' {shown}",),
         )
     steps.ok("entries_exist", ", ".join(str(n) for n in numbers[:20]))
-    entries = [doc.entries[n - base] for n in numbers]
+    entries = [doc.entry(n - base) for n in numbers]
     no_status = [
         n for n, e in zip(numbers, entries, strict=True) if e.status is None or (e.status == 0 and not e.error and not e.status_text)
     ]

@@ -111,11 +111,11 @@ def _seen_in_bundle(bundle: Bundle, signatures: list[str]) -> str | None:
                 if pos is not None:
                     return f"'{sig}' at {file.rel}:{lf.line_of(pos)}"
     for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
-        for entry in load_har(bundle, file).entries:
-            text = entry.search_text().lower()
-            for sig in signatures:
-                if sig.lower() in text:
-                    return f"'{sig}' in {file.rel} entry {entry.number + 1}"
+        doc = load_har(bundle, file)
+        for sig in signatures:
+            hits = doc.containing(sig)
+            if hits:
+                return f"'{sig}' in {file.rel} entry {hits[0] + 1}"
     return None
 
 

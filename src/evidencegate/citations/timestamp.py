@@ -119,10 +119,11 @@ def _scan(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
     base = ctx.options.har_index_base
     hits: list[tuple[float, str, str]] = []
     for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
-        for entry in load_har(bundle, file).entries:
-            stamp = _entry_stamp(entry.started, window, tz)
+        doc = load_har(bundle, file)
+        for i in range(len(doc)):
+            stamp = _entry_stamp(doc.started(i), window, tz)
             if stamp is not None and window.contains(stamp):
-                hits.append((window.distance(stamp), f"{file.rel} entry {entry.number + base}", entry.summary()))
+                hits.append((window.distance(stamp), f"{file.rel} entry {i + base}", doc.entry(i).summary()))
     for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
         for hit in find_in_lines(bundle.lines(file), window, tz, limit=20):
             hits.append((window.distance(hit.stamp), f"{file.rel}:{hit.line}", hit.text))

@@ -179,9 +179,7 @@ def _in_bundle(bundle: Bundle, probe: str) -> bool:
             for variant in dict.fromkeys((probe, probe.lower(), probe.upper())):
                 if next(lf.find_all(variant.encode("utf-8"), limit=1), None) is not None:
                     return True
-        low = probe.lower()
-        hars = bundle.of_kind(FileKind.HAR)
-        return any(low in e.search_text().lower() for file in hars for e in load_har(bundle, file).entries)
+        return any(load_har(bundle, file).containing(probe) for file in bundle.of_kind(FileKind.HAR))
 
     return bool(bundle.memo(("in-bundle", probe), search))
 

@@ -14,15 +14,17 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import mmap
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import orjson
 
 from .bundle import Bundle, EvidenceFile
+from .har_index import HarIndex, load_or_build
 from .timestamps import parse_iso
 
-MAX_HAR_BYTES = 2 * 1024 * 1024 * 1024
 MAX_BODY_CHARS = 200_000
 
 
@@ -84,19 +86,68 @@ def _body(content: Any) -> str:
     return text[:MAX_BODY_CHARS]
 
 
-@dataclass(frozen=True)
 class HarDoc:
-    entries: tuple[HarEntry, ...] = ()
-    error: str | None = None
+    """A HAR capture: its entries by position, parsed on demand, and where a text occurs in them.
+
+    Captures up to :data:`PARSE_WHOLE_BYTES` are parsed whole (orjson); larger ones are read through
+    a :class:`~.har_index.HarIndex` and only the entries asked for are parsed.
+    """
+
+    def __init__(self, entries: tuple[HarEntry, ...] = (), error: str | None = None,
+                 index: HarIndex | None = None, mm: mmap.mmap | None = None) -> None:
+        self._entries = entries
+        self.error = error
+        self._index = index
+        self._mm = mm
+        self._parsed: dict[int, HarEntry] = {}
+
+    def __len__(self) -> int:
+        return int(self._index.starts.size) if self._index is not None else len(self._entries)
+
+    def entry(self, i: int) -> HarEntry:
+        if self._index is None:
+            return self._entries[i]
+        if i not in self._parsed:
+            assert self._mm is not None
+            raw = self._mm[int(self._index.starts[i]) : int(self._index.ends[i]) + 1]
+            try:
+                self._parsed[i] = _entry(i, orjson.loads(raw))
+            except orjson.JSONDecodeError as exc:
+                self._parsed[i] = HarEntry(i, "?", "?", None, "", "", None, f"entry is not valid JSON: {exc}", {})
+        return self._parsed[i]
+
+    def started(self, i: int) -> str:
+        if self._index is None:
+            return self._entries[i].started
+        return bytes(self._index.started[i]).decode("utf-8", errors="replace")
+
+    def containing(self, needle: str, limit: int = 1) -> list[int]:
+        """Entries whose text holds ``needle`` (as written, lower, upper or title case)."""
+        if self._index is None:
+            low = needle.lower()
+            return [e.number for e in self._entries if low in e.search_text().lower()][:limit]
+        assert self._mm is not None
+        found: list[int] = []
+        for variant in dict.fromkeys((needle, needle.lower(), needle.upper(), needle.title())):
+            pos = self._mm.find(variant.encode("utf-8"))
+            while pos >= 0 and len(found) < limit:
+                i = int(np.searchsorted(self._index.starts, pos, side="right")) - 1
+                if i >= 0 and pos <= self._index.ends[i] and i not in found:
+                    found.append(i)
+                pos = self._mm.find(variant.encode("utf-8"), pos + 1)
+        return sorted(found)[:limit]
+
+
+PARSE_WHOLE_BYTES = 64 * 1024 * 1024
 
 
 def load_har(bundle: Bundle, file: EvidenceFile) -> HarDoc:
-    return bundle.memo(("har", file.rel), lambda: _load(file))  # type: ignore[no-any-return]
+    return bundle.memo(("har", file.rel), lambda: _load(bundle, file))  # type: ignore[no-any-return]
 
 
-def _load(file: EvidenceFile) -> HarDoc:
-    if file.size > MAX_HAR_BYTES:
-        return HarDoc(error=f"{file.rel} is too large to parse as HAR ({file.size} bytes)")
+def _load(bundle: Bundle, file: EvidenceFile) -> HarDoc:
+    if file.size > PARSE_WHOLE_BYTES:
+        return _load_indexed(bundle, file)
     raw = file.path.read_bytes()
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -109,6 +160,16 @@ def _load(file: EvidenceFile) -> HarDoc:
     if not isinstance(entries, list):
         return HarDoc(error=f"{file.rel} is not a HAR capture: no log.entries list")
     return HarDoc(tuple(_entry(i, e) for i, e in enumerate(entries)))
+
+
+def _load_indexed(bundle: Bundle, file: EvidenceFile) -> HarDoc:
+    mm = bundle.lines(file).mapping()
+    if mm is None:
+        return HarDoc(error=f"{file.rel} is empty")
+    index = load_or_build(mm, file.size, bundle.index_cache, file.path)
+    if index.error:
+        return HarDoc(error=f"{file.rel} is not a HAR capture: {index.error}")
+    return HarDoc(index=index, mm=mm)
 
 
 def _entry(index: int, e: Any) -> HarEntry:

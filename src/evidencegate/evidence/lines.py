@@ -148,6 +148,10 @@ class LineFile:
         assert self._mm is not None
         return decode_line(self._mm[start:end], first=start == 0)
 
+    def mapping(self) -> mmap.mmap | None:
+        """The read-only memory map of the whole file (None for an empty file)."""
+        return self._mm
+
     def head(self, size: int) -> bytes:
         return b"" if self._mm is None else self._mm[: min(size, self.size)]
 
