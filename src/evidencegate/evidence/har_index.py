@@ -93,7 +93,7 @@ def _structure(mm: mmap.mmap, size: int) -> tuple[np.ndarray, np.ndarray, list[i
 
 
 def _candidates(mm: mmap.mmap, needle: bytes, limit: int = 10_000) -> list[int]:
-    out = []
+    out: list[int] = []
     pos = mm.find(needle)
     while pos >= 0 and len(out) < limit:
         out.append(pos)
@@ -139,7 +139,7 @@ def _started(mm: mmap.mmap, starts: np.ndarray, ends: np.ndarray) -> tuple[np.nd
     if not starts.size:
         return text, instants
     seen = np.zeros(starts.size, dtype=bool)
-    for m in _STARTED.finditer(mm):  # type: ignore[call-overload]
+    for m in _STARTED.finditer(mm):
         i = int(np.searchsorted(starts, m.start(), side="right")) - 1
         if i < 0 or seen[i] or m.start() > ends[i]:
             continue

@@ -10,10 +10,12 @@ from collections.abc import Mapping
 
 from .base import Reporter
 from .json import JsonReporter
+from .markdown import MarkdownReporter
+from .sarif import SarifReporter
 from .text import TextReporter
 
 REPORTERS: Mapping[str, type[Reporter]] = {
-    r.name: r for r in (TextReporter, JsonReporter)
+    r.name: r for r in (TextReporter, JsonReporter, MarkdownReporter, SarifReporter)
 }
 
 __all__ = ["REPORTERS", "Reporter"]
