@@ -10,12 +10,10 @@ from collections.abc import Mapping
 
 from .base import Reporter
 from .json import JsonReporter
-from .markdown import MarkdownReporter
-from .sarif import SarifReporter
 from .text import TextReporter
 
 REPORTERS: Mapping[str, type[Reporter]] = {
-    r.name: r for r in (TextReporter, JsonReporter, MarkdownReporter, SarifReporter)
+    r.name: r for r in (TextReporter, JsonReporter)
 }
 
 __all__ = ["REPORTERS", "Reporter"]
