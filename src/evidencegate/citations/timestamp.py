@@ -20,9 +20,11 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
+import numpy as np
+
 from ..evidence import FileKind
 from ..evidence.har import load_har
-from ..evidence.timestamps import Stamp, Window, find_in_lines, parse_iso
+from ..evidence.timestamps import Window, find_in_lines, parse_iso
 from ..model import CitationRef, Evidence
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
 
@@ -120,24 +122,24 @@ def _scan(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
     hits: list[tuple[float, str, str]] = []
     for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
         doc = load_har(bundle, file)
-        for i in range(len(doc)):
-            stamp = _entry_stamp(doc.started(i), window, tz)
-            if stamp is not None and window.contains(stamp):
-                hits.append((window.distance(stamp), f"{file.rel} entry {i + base}", doc.entry(i).summary()))
+        if doc.error:
+            continue
+        reach = window.tolerance.total_seconds() + (0.0 if window.center.microsecond else 0.999999)
+        if window.time_only:
+            c = window.center
+            target = c.hour * 3600 + c.minute * 60 + c.second + c.microsecond / 1e6
+            diff = np.abs(doc.times_of_day() - target)
+            diff = np.minimum(diff, 86400 - diff)
+            reach = window.tolerance.total_seconds() + 0.999
+        else:
+            diff = np.abs(doc.instants() - window.center.timestamp())
+        for i in np.flatnonzero(diff <= reach)[:MAX_HITS].tolist():
+            hits.append((float(diff[i]), f"{file.rel} entry {i + base}", doc.entry(i).summary()))
     for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
         for hit in find_in_lines(bundle.lines(file), window, tz, limit=20):
             hits.append((window.distance(hit.stamp), f"{file.rel}:{hit.line}", hit.text))
     hits.sort(key=lambda h: (h[0], h[1]))
     return hits[:MAX_HITS]
-
-
-def _entry_stamp(started: str, window: Window, tz: dt.tzinfo) -> Stamp | None:
-    if window.time_only:
-        m = re.search(r"T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)", started)
-        w2 = _window(m.group(1), 0, tz)[0] if m else None
-        return None if w2 is None else Stamp(w2.center)
-    instant = parse_iso(started) if started else None
-    return None if instant is None else Stamp(instant)
 
 
 FORMAT = CitationFormat(

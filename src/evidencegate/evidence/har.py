@@ -15,6 +15,7 @@ import base64
 import binascii
 import datetime as dt
 import mmap
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,6 +101,8 @@ class HarDoc:
         self._index = index
         self._mm = mm
         self._parsed: dict[int, HarEntry] = {}
+        self._instants: np.ndarray | None = None
+        self._tod: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self._index.starts.size) if self._index is not None else len(self._entries)
@@ -121,6 +124,27 @@ class HarDoc:
             return self._entries[i].started
         return bytes(self._index.started[i]).decode("utf-8", errors="replace")
 
+    def instants(self) -> np.ndarray:
+        """startedDateTime of every entry as epoch seconds (NaN when absent or unreadable)."""
+        if self._instants is None:
+            if self._index is not None:
+                self._instants = self._index.instants
+            else:
+                values = [e.instant for e in self._entries]
+                self._instants = np.array([v.timestamp() if v else np.nan for v in values], dtype=float)
+        return self._instants
+
+    def times_of_day(self) -> np.ndarray:
+        """startedDateTime of every entry as seconds since midnight, as written (NaN when absent)."""
+        if self._tod is None:
+            out = np.full(len(self), np.nan)
+            for i in range(len(self)):
+                m = _TOD.search(self.started(i))
+                if m:
+                    out[i] = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+            self._tod = out
+        return self._tod
+
     def containing(self, needle: str, limit: int = 1) -> list[int]:
         """Entries whose text holds ``needle`` (as written, lower, upper or title case)."""
         if self._index is None:
@@ -139,6 +163,7 @@ class HarDoc:
 
 
 PARSE_WHOLE_BYTES = 64 * 1024 * 1024
+_TOD = re.compile(r"T(\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)")
 
 
 def load_har(bundle: Bundle, file: EvidenceFile) -> HarDoc:
