@@ -105,35 +105,41 @@ def main() -> None:
         pretty_log.unlink()
     pretty_log.hardlink_to(log_path)
     last_line = sample.pop()[0]
-    claims, expected = [], {}
+    claims: list[str] = []
+    expected: dict[int, str] = {}
+
+    def add(text: str, status: str) -> None:
+        claims.append(text)
+        expected[len(claims)] = status
+
     lines = [s for s in sample if len(s[1]) < 300]
     rng.shuffle(lines)
     for k in range(80):  # file:line
         n, text, _ = lines[k]
         word = text.split("] ", 1)[1][:24].strip()
         if k % 5 == 3:
-            claims.append(f"The server logged 'connection refused by peer' (server.log:{n})."); expected[len(claims)] = "unsupported"
+            add(f"The server logged 'connection refused by peer' (server.log:{n}).", "unsupported")
         elif k % 5 == 4:
-            claims.append(f"The server logged '{word}' (server.log:{last_line + 10 + k})."); expected[len(claims)] = "missing_evidence"
+            add(f"The server logged '{word}' (server.log:{last_line + 10 + k}).", "missing_evidence")
         else:
-            claims.append(f"The server logged '{word}' (server.log:{n})."); expected[len(claims)] = "verified"
+            add(f"The server logged '{word}' (server.log:{n}).", "verified")
     for k in range(60):  # HAR entries
         i = rng.randrange(len(entries))
         status = entries[i]["response"]["status"]  # type: ignore[index]
         if k % 5 == 3:
             wrong = 503
-            claims.append(f"The vendor answered HTTP {wrong} (capture.har:entry-{i + 1})."); expected[len(claims)] = "contradicted"
+            add(f"The vendor answered HTTP {wrong} (capture.har:entry-{i + 1}).", "contradicted")
         elif k % 5 == 4:
-            claims.append(f"The vendor answered HTTP {status} (capture.har:entry-{len(entries) + 5 + k})."); expected[len(claims)] = "missing_evidence"
+            add(f"The vendor answered HTTP {status} (capture.har:entry-{len(entries) + 5 + k}).", "missing_evidence")
         else:
-            claims.append(f"The vendor answered HTTP {status} (capture.har:entry-{i + 1})."); expected[len(claims)] = "verified"
+            add(f"The vendor answered HTTP {status} (capture.har:entry-{i + 1}).", "verified")
     for k in range(60):  # timestamps
         n, text, t = lines[100 + k]
         if k % 5 == 4:
             gap = GAP[0] + dt.timedelta(seconds=120 + k)
-            claims.append(f"Activity was recorded at timestamp:{gap.strftime('%Y-%m-%dT%H:%M:%SZ')}."); expected[len(claims)] = "missing_evidence"
+            add(f"Activity was recorded at timestamp:{gap.strftime('%Y-%m-%dT%H:%M:%SZ')}.", "missing_evidence")
         else:
-            claims.append(f"Activity was recorded at timestamp:{t.strftime('%Y-%m-%dT%H:%M:%SZ')}."); expected[len(claims)] = "verified"
+            add(f"Activity was recorded at timestamp:{t.strftime('%Y-%m-%dT%H:%M:%SZ')}.", "verified")
     findings = "# Benchmark findings\n\n" + "".join(f"- {c}\n" for c in claims)
     for variant in ("minified", "pretty"):
         (out / variant / "findings.md").write_text(findings, encoding="utf-8")

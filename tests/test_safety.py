@@ -54,8 +54,8 @@ def _bundle_with_link(make_bundle: Any, outside: Path) -> Path:
     [
         ("../outside/secret.log:1", "climbs out with '..'"),
         ("{abs}:1", "absolute path"),
-        ("link.log:1", "symlink points outside the bundle"),
-        ("linkdir/secret.log:1", "symlink points outside the bundle"),
+        ("link.log:1", "symlink that points outside the bundle"),
+        ("linkdir/secret.log:1", "symlink that points outside the bundle"),
         ("config:../outside/secret.log#password", "climbs out with '..'"),
     ],
 )

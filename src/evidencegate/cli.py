@@ -1,7 +1,8 @@
 """The ``evidencegate`` command line: a thin shell over :func:`evidencegate.validate`.
 
-    evidencegate check FINDINGS --evidence PATH [--format text|json] [--output FILE]
-                       [--threshold 0.9] [--config FILE] [--har-index-base 1] [--assume-tz UTC]
+    evidencegate check FINDINGS --evidence PATH [--format text|json|markdown|sarif|html] [--output FILE]
+                       [--threshold 0.9] [--config FILE] [--har-index-base 1] [--assume-tz UTC] [--no-cache]
+    evidencegate sources --claims CLAIMS.json --evidence EVIDENCE.json [--rules FILE] [--format json|text]
 
 Exit codes: 0 PASSED, 1 BLOCKED, 2 usage or input error (one line on stderr, naming the file),
 3 internal error (a bug: one line on stderr; ``--debug`` shows the traceback).
@@ -21,6 +22,7 @@ from . import __version__
 from .engine import validate
 from .errors import EvidencegateError
 from .reporters import REPORTERS
+from .sources.cli import sources_command
 
 EXIT_PASSED, EXIT_BLOCKED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -43,11 +45,12 @@ def cli() -> None:
 @click.option("--assume-tz", help="Zone of log timestamps that carry none, e.g. UTC or +02:00 [default: UTC].")
 @click.option("--max-unverified", type=int, help="Unverified observations allowed before BLOCKED [default: 3].")
 @click.option("--color/--no-color", default=None, help="Colour the text report [default: when stdout is a terminal].")
+@click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
-          color: bool | None, debug: bool, **options: Any) -> int:
+          color: bool | None, debug: bool, no_cache: bool, **options: Any) -> int:
     """Validate FINDINGS (Markdown/text or claims JSON) against the evidence bundle."""
-    report = validate(findings, evidence, config=config, **options)
+    report = validate(findings, evidence, config=config, use_cache=False if no_cache else None, **options)
     stream = sys.stdout if output is None else None
     use_color = color if color is not None else (output is None and sys.stdout.isatty())
     reporter = REPORTERS[fmt](color=use_color)
@@ -61,6 +64,9 @@ def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config:
         except OSError as exc:
             raise EvidencegateError(f"cannot write report ({exc.strerror or exc})", output) from None
     return EXIT_PASSED if report.passed else EXIT_BLOCKED
+
+
+cli.add_command(sources_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

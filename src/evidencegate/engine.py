@@ -112,6 +112,9 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
         unverified_observations=observations,
         warnings=warnings,
         tool_version=__version__,
+        source=None if source == "findings" else source,
+        evidence_root=bundle.shown(),
+        max_unverified=opts.max_unverified,
     )
 
 

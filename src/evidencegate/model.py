@@ -145,6 +145,9 @@ class Report(_Out):
     unverified_observations: list[ClaimResult]
     warnings: list[str]
     tool_version: str
+    source: str | None = Field(default=None, description="the findings file as given; null when findings were passed as text")
+    evidence_root: str | None = Field(default=None, description="the bundle directory citation locations are relative to")
+    max_unverified: int = Field(default=3, description="unverified observations allowed before BLOCKED")
 
     @property
     def passed(self) -> bool:

@@ -123,7 +123,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     steps.ok("key_exists", location)
     shown = _show(value)
     if stated is not None:
-        verdict, why = ("match", "") if values_match(stated, value) else ("mismatch", f"stated {stated}, the evidence says {shown}")
+        verdict, why = ("match", "") if values_match(stated, value, key) else ("mismatch", f"stated {stated}, the evidence says {shown}")
     else:
         verdict, why = stated_in_claim(ctx.claim_text, key, value)
     evidence = Evidence(kind="config", text=f"{key} = {shown}", items=(shown,))

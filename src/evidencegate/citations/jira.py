@@ -25,9 +25,9 @@ from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, in
 
 PATTERN = re.compile(r"\b(?:jira|ticket|issue):\s?(?P<key>[\w\-]+)", re.I)
 # "JIRA SF-03896040", "ticket XSUP-99999", "issue #CAC-12345"
-NAMED = re.compile(r"\b(?:jira|ticket|issue)\s#?(?P<key>[A-Z][A-Z0-9_]+-\d+)\b")
-BARE = re.compile(r"(?<![\w\-:/.])(?P<key>(?P<project>[A-Z][A-Z0-9_]+)-\d+)(?![\w\-])")
-VALID_KEY = re.compile(r"^[A-Z][A-Z0-9_]+-\d+$")
+NAMED = re.compile(r"\b(?:jira|ticket|issue)\s#?(?P<key>[A-Z][A-Z0-9]+-\d+)\b")
+BARE = re.compile(r"(?<![\w\-:/.])(?P<key>(?P<project>[A-Z][A-Z0-9]+)-\d+)(?![\w\-])")
+VALID_KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
 
 
 def find(text: str, scope: Scope) -> Iterator[CitationRef]:

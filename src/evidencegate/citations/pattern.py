@@ -106,10 +106,9 @@ def _seen_in_bundle(bundle: Bundle, signatures: list[str]) -> str | None:
     for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
         lf = bundle.lines(file)
         for sig in signatures:
-            for variant in dict.fromkeys((sig, sig.lower(), sig.upper(), sig.title())):
-                pos = next(lf.find_all(variant.encode("utf-8"), limit=1), None)
-                if pos is not None:
-                    return f"'{sig}' at {file.rel}:{lf.line_of(pos)}"
+            pos = lf.find_text(sig)
+            if pos is not None:
+                return f"'{sig}' at {file.rel}:{lf.line_of(pos)}"
     for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
         doc = load_har(bundle, file)
         for sig in signatures:

@@ -27,11 +27,14 @@ def version_matches(stated: str, actual: str) -> bool:
     return a == s or (a.startswith(s) and a[len(s)] in ".-_+ ")
 
 
-def values_match(stated: str, actual: Any) -> bool:
+def values_match(stated: str, actual: Any, key: str = "") -> bool:
+    """``stated`` equals ``actual`` (numbers with units normalised; ``key`` may imply the unit)."""
     actual_text = _text(actual)
     if stated.strip().lower() == actual_text.lower():
         return True
-    qs, qa = parse_quantity(stated), parse_quantity(actual_text)
+    qs, qa = parse_quantity(stated), _actual_quantity(key, actual) if key else parse_quantity(actual_text)
+    if qs is not None and qa is not None and qs.unit and not qa.unit and not unit_from_key(key):
+        return False
     if qs is not None and qa is not None:
         return qs.unit == qa.unit and same_number(qs.value, qa.value)
     if _VERSION.fullmatch(stated.strip()) and _VERSION.fullmatch(actual_text.strip()):

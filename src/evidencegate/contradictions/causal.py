@@ -175,10 +175,8 @@ def _absent_causes(ctx: RuleContext) -> list[Found]:
 def _in_bundle(bundle: Bundle, probe: str) -> bool:
     def search() -> bool:
         for file in bundle.of_kind(FileKind.LOG):
-            lf = bundle.lines(file)
-            for variant in dict.fromkeys((probe, probe.lower(), probe.upper())):
-                if next(lf.find_all(variant.encode("utf-8"), limit=1), None) is not None:
-                    return True
+            if bundle.lines(file).find_text(probe) is not None:
+                return True
         return any(load_har(bundle, file).containing(probe) for file in bundle.of_kind(FileKind.HAR))
 
     return bool(bundle.memo(("in-bundle", probe), search))

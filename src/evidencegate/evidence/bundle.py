@@ -118,7 +118,7 @@ class Bundle:
         if path.is_symlink():
             target = Path(os.path.realpath(path))
             if not _inside(target, self.root):
-                self.rejected[rel] = "symlink points outside the bundle; not read"
+                self.rejected[rel] = "symlink that points outside the bundle; not read"
                 return
             if not target.is_file():
                 return

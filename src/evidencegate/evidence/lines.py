@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,21 @@ class LineFile:
             yield pos
             limit -= 1
             pos = self._mm.find(needle, pos + 1)
+
+    def find_text(self, text: str) -> int | None:
+        """Byte offset of the first occurrence of ``text``, ignoring case (None when absent).
+
+        Exact spellings are tried first at memchr speed; a case-insensitive regular expression
+        over the map is the fallback.
+        """
+        if self._mm is None or not text:
+            return None
+        for variant in dict.fromkeys((text, text.lower(), text.upper(), text.title(), text.capitalize())):
+            pos = self._mm.find(variant.encode("utf-8"))
+            if pos >= 0:
+                return pos
+        m = re.compile(re.escape(text.encode("utf-8")), re.I).search(self._mm)
+        return m.start() if m else None
 
     def line_bounds(self, offset: int) -> tuple[int, int]:
         """(start, end) byte offsets of the line holding ``offset``, end excluding the newline."""
