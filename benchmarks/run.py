@@ -29,8 +29,10 @@ from pathlib import Path
 
 def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
     """(wall seconds, peak RssAnon in KiB, stdout) of a command, polling /proc every 2 ms."""
+    out_file = tempfile.TemporaryFile()
+    err_file = tempfile.TemporaryFile()
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(cmd, stdout=out_file, stderr=err_file, env=env)  # files: a full pipe would block it
     peak = 0
     status = Path(f"/proc/{proc.pid}/status")
     while proc.poll() is None:
@@ -41,8 +43,10 @@ def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float,
         except OSError:
             pass
         time.sleep(0.002)
-    out, err = proc.communicate()
     elapsed = time.perf_counter() - start
+    out_file.seek(0)
+    err_file.seek(0)
+    out, err = out_file.read(), err_file.read()
     if proc.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[:500]}")
     return elapsed, peak, out.decode()

@@ -25,6 +25,7 @@ from typing import Any
 from . import __version__
 from .citations import REGISTRY, CheckContext, Checked, CitationFormat, Scope
 from .citations.base import quote
+from .claim_cache import ClaimCache
 from .config import Options, make_options
 from .contradictions import ClaimView, RuleContext, find_contradictions
 from .decide import decide
@@ -74,10 +75,13 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
+    cache = ClaimCache(bundle, opts) if registry is REGISTRY else None
     for claim in claims:
-        view, extra = _check_claim(claim, bundle, opts, registry)
+        view, extra = _check_claim(claim, bundle, opts, registry, cache)
         views.append(view)
         warnings.extend(w for w in extra if w not in warnings)
+    if cache is not None:
+        cache.save()
     counted_views = tuple(v for v in views if v.result.status is not ClaimStatus.UNVERIFIED_OBSERVATION)
     findings, wrong = find_contradictions(RuleContext(counted_views, bundle, opts))
     counted = [_mark_wrong(v.result, findings) if v.id in wrong else v.result for v in counted_views]
@@ -140,10 +144,16 @@ def check_claims(
 
 
 def _check_claim(
-    claim: Claim, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]
+    claim: Claim, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat], cache: ClaimCache | None = None
 ) -> tuple[ClaimView, list[str]]:
-    stripped = strip_citations(claim)
-    result, warnings, evidence = _verdict(claim, stripped, bundle, opts, registry)
+    hit = cache.get(claim) if cache is not None else None
+    if hit is not None:
+        result, warnings, evidence, stripped = hit
+    else:
+        stripped = strip_citations(claim)
+        result, warnings, evidence = _verdict(claim, stripped, bundle, opts, registry)
+        if cache is not None:
+            cache.put(claim, result, warnings, evidence, stripped)
     return ClaimView(claim, result, stripped, claim_facts(split_negation(stripped)[0]), evidence), warnings
 
 

@@ -19,14 +19,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..evidence import FileKind
 from ..evidence.har import load_har
 from ..evidence.timestamps import Window, find_in_lines, parse_iso
 from ..model import CitationRef, Evidence
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
+
+if TYPE_CHECKING:
+    pass
 
 _TOL = r"(?:\s?(?:±|\+/-|\+-)\s?(?P<tol>\d{1,6}(?:\.\d+)?)\s?(?P<unit>ms|s|secs?|seconds?|m|mins?|minutes?)?\b)?"
 _ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?"
@@ -116,6 +118,7 @@ def _search(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
 
 def _scan(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
     """(distance in seconds, location, text) of evidence inside the window, closest first."""
+    import numpy as np
     bundle = ctx.bundle
     tz = ctx.options.tzinfo
     base = ctx.options.har_index_base

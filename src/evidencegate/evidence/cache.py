@@ -20,9 +20,10 @@ import os
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 FORMAT_VERSION = 3
 
@@ -58,6 +59,7 @@ class IndexCache:
         return self.root / f"{kind}-{digest}.npz"
 
     def load(self, kind: str, path: Path) -> dict[str, Any] | None:
+        import numpy as np
         if self.root is None:
             return None
         key = file_key(path)
@@ -73,6 +75,7 @@ class IndexCache:
         return {**meta.get("fields", {}), **arrays}
 
     def store(self, kind: str, path: Path, fields: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        import numpy as np
         if self.root is None:
             return
         key = file_key(path)

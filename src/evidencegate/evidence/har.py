@@ -17,14 +17,16 @@ import datetime as dt
 import mmap
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import orjson
 
 from .bundle import Bundle, EvidenceFile
 from .har_index import HarIndex, load_or_build
 from .timestamps import parse_iso
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_BODY_CHARS = 200_000
 
@@ -126,6 +128,7 @@ class HarDoc:
 
     def instants(self) -> np.ndarray:
         """startedDateTime of every entry as epoch seconds (NaN when absent or unreadable)."""
+        import numpy as np
         if self._instants is None:
             if self._index is not None:
                 self._instants = self._index.instants
@@ -136,6 +139,7 @@ class HarDoc:
 
     def times_of_day(self) -> np.ndarray:
         """startedDateTime of every entry as seconds since midnight, as written (NaN when absent)."""
+        import numpy as np
         if self._tod is None:
             out = np.full(len(self), np.nan)
             for i in range(len(self)):
@@ -147,6 +151,7 @@ class HarDoc:
 
     def containing(self, needle: str, limit: int = 1) -> list[int]:
         """Entries whose text holds ``needle`` (as written, lower, upper or title case)."""
+        import numpy as np
         if self._index is None:
             low = needle.lower()
             return [e.number for e in self._entries if low in e.search_text().lower()][:limit]

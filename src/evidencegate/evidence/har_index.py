@@ -13,11 +13,13 @@ from __future__ import annotations
 import mmap
 import re
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .cache import IndexCache
 from .timestamps import parse_iso
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _CHUNK = 16 * 1024 * 1024
 _STARTED = re.compile(rb'"startedDateTime"\s*:\s*"([^"]{0,64})"')
@@ -34,6 +36,7 @@ class HarIndex:
 
 def _structure(mm: mmap.mmap, size: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Positions and bytes of structural characters outside strings, and the real-quote starts of '"entries"'."""
+    import numpy as np
     positions: list[np.ndarray] = []
     values: list[np.ndarray] = []
     quotes_before = 0
@@ -102,6 +105,7 @@ def _candidates(mm: mmap.mmap, needle: bytes, limit: int = 10_000) -> list[int]:
 
 
 def build(mm: mmap.mmap, size: int) -> HarIndex:
+    import numpy as np
     empty = np.zeros(0, dtype=np.int64)
     pos, val, spots = _structure(mm, size)
     if pos.size == 0:
@@ -134,6 +138,7 @@ def build(mm: mmap.mmap, size: int) -> HarIndex:
 
 
 def _started(mm: mmap.mmap, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
     text = np.full(starts.size, b"", dtype="S64")
     instants = np.full(starts.size, np.nan)
     if not starts.size:

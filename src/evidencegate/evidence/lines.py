@@ -18,11 +18,12 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .cache import IndexCache
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BLOCK = 1024
 _CHUNK = 64 * 1024 * 1024
@@ -63,6 +64,7 @@ class LineFile:
         return self._starts
 
     def _build(self) -> None:
+        import numpy as np
         starts: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
         newlines = 0
         mm = self._mm
@@ -104,6 +106,7 @@ class LineFile:
 
     def line_of(self, offset: int) -> int:
         """1-based line number holding byte ``offset``."""
+        import numpy as np
         starts = self._index()
         block = int(np.searchsorted(starts, offset, side="right")) - 1
         assert self._mm is not None
@@ -128,15 +131,16 @@ class LineFile:
             out.append(decode_line(raw, first=number == 1))
         return out
 
-    def find_all(self, needle: bytes, limit: int = 1000) -> Iterator[int]:
-        """Byte offsets of ``needle`` in the file, in order, at most ``limit``."""
+    def find_all(self, needle: bytes, limit: int = 1000, start: int = 0, end: int | None = None) -> Iterator[int]:
+        """Byte offsets of ``needle`` in the file (or in ``start..end``), in order, at most ``limit``."""
         if self._mm is None or not needle:
             return
-        pos = self._mm.find(needle)
+        stop = self.size if end is None else end
+        pos = self._mm.find(needle, start, stop)
         while pos >= 0 and limit > 0:
             yield pos
             limit -= 1
-            pos = self._mm.find(needle, pos + 1)
+            pos = self._mm.find(needle, pos + 1, stop)
 
     def find_text(self, text: str) -> int | None:
         """Byte offset of the first occurrence of ``text``, ignoring case (None when absent).

@@ -31,10 +31,12 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+from .lines import LineFile
 
-from .lines import BLOCK, LineFile
+if TYPE_CHECKING:
+    import numpy as np
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MON = "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
@@ -369,6 +371,7 @@ def time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes) -> TimeBlocks:
 
 
 def _time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes, key: str) -> TimeBlocks:
+    import numpy as np
     cached = lf.cache.load(key, lf.path) if lf.cache else None
     if cached is not None and "firsts" in cached:
         return TimeBlocks(cached["firsts"], bool(cached["ordered"]))
@@ -399,42 +402,36 @@ def _tz_name(tz: dt.tzinfo) -> str:
     return str(int(offset.total_seconds()))
 
 
-def _block_hits(lf: LineFile, blocks: TimeBlocks, window: Window, tz: dt.tzinfo, formats: tuple[TsFormat, ...],
-                limit: int) -> list[TimeHit]:
+def _block_range(lf: LineFile, blocks: TimeBlocks, window: Window) -> tuple[int, int]:
+    """Byte range of the blocks of a time-ordered file that can hold ``window``."""
+    import numpy as np
     lo = (window.center - window.tolerance).timestamp() - 1.0
     hi = (window.center + window.tolerance).timestamp() + 1.0
     firsts = blocks.firsts
-    count = len(firsts)
+    starts = lf.block_starts()
     first_block = max(0, int(np.searchsorted(firsts, lo, side="left")) - 1)
-    hits: list[TimeHit] = []
-    for b in range(first_block, count):
-        if not np.isnan(firsts[b]) and firsts[b] > hi:
-            break
-        start_line = b * BLOCK + 1
-        for n, raw in enumerate(lf.raw_lines(start_line, start_line + BLOCK - 1), start_line):
-            text = raw.decode("utf-8", errors="replace")
-            for _, stamp in stamps_in(text, tz, formats):
-                if window.contains(stamp):
-                    hits.append(TimeHit(n, text.rstrip("\r"), stamp))
-                    break
-            if len(hits) >= limit:
-                return hits
-    return hits
+    last_block = int(np.searchsorted(firsts, hi, side="right"))  # the first block that starts after the window
+    begin = int(starts[first_block])
+    stop = int(starts[last_block]) if last_block < len(starts) else lf.size
+    return begin, max(begin, stop)
 
 
 def find_in_lines(lf: LineFile, window: Window, tz: dt.tzinfo, limit: int = 1) -> list[TimeHit]:
     """Lines of ``lf`` carrying an instant inside ``window`` (at most ``limit``).
 
-    A time-ordered file is answered from its block index (only the blocks that can hold the window
-    are read); any other file by searching for the window rendered in the file's own formats.
+    The window is rendered as literal text in the file's own formats and zones and searched for at
+    memchr speed; each hit is confirmed by parsing its line. In a time-ordered file the search covers
+    only the blocks of lines whose first instants bracket the window (the block index), so its cost
+    does not grow with the file.
     """
     times = sample_times(lf, tz)
     if not times.formats:
         return []
+    begin, stop = 0, lf.size
     if not window.time_only and lf.size > _SAMPLE:
         blocks = time_blocks(lf, tz, times)
         if blocks.ordered and times.ordered:
-            return _block_hits(lf, blocks, window, tz, tuple(FORMAT_BY_ID[f] for f in times.formats), limit)
+            begin, stop = _block_range(lf, blocks, window)
     needles: dict[bytes, tuple[str, ...]] = {}
     for fid in times.formats:
         fmt = FORMAT_BY_ID[fid]
@@ -449,7 +446,7 @@ def find_in_lines(lf: LineFile, window: Window, tz: dt.tzinfo, limit: int = 1) -
     hits: list[TimeHit] = []
     seen: set[int] = set()
     for needle in sorted(needles):
-        for pos in lf.find_all(needle, limit=10_000):
+        for pos in lf.find_all(needle, limit=10_000, start=begin, end=stop):
             start, end = lf.line_bounds(pos)
             if start in seen:
                 continue

@@ -443,14 +443,26 @@ def _events(claim_text: str, items: list[Evidence]) -> str | None:
     return None
 
 
+SUGGEST_REACH = 8 * 1024 * 1024  # bytes searched on each side of the cited line in a large file
+
+
 def suggest_lines(bundle: Bundle, rel: str, cited_line: int, quote: str, limit: int = 3) -> list[int]:
-    """Lines of ``rel`` containing ``quote``, nearest to ``cited_line`` first."""
+    """Lines of ``rel`` containing ``quote``, nearest to ``cited_line`` first.
+
+    A file up to 2 x :data:`SUGGEST_REACH` is searched whole; in a larger one only the bytes within
+    :data:`SUGGEST_REACH` of the cited line, so a suggestion never costs a pass over a huge log.
+    """
     file = bundle.files.get(rel)
     if file is None or not quote:
         return []
     lf = bundle.lines(file)
-    lines = sorted({lf.line_of(pos) for pos in lf.find_all(quote.encode("utf-8"), limit=200)})
-    return sorted(lines, key=lambda n: (abs(n - cited_line), n))[:limit]
+    lo, hi = 0, lf.size
+    if lf.size > 2 * SUGGEST_REACH:
+        anchor = lf.line_start(min(max(cited_line, 1), lf.line_count)) if lf.line_count else 0
+        lo, hi = max(0, anchor - SUGGEST_REACH), min(lf.size, anchor + SUGGEST_REACH)
+    found = bundle.memo(("suggest", f"{rel}|{lo}|{hi}|{quote}"),
+                        lambda: sorted({lf.line_of(p) for p in lf.find_all(quote.encode("utf-8"), limit=200, start=lo, end=hi)}))
+    return sorted(found, key=lambda n: (abs(n - cited_line), n))[:limit]
 
 
 def strip_citations(claim: Claim) -> str:
