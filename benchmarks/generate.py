@@ -68,6 +68,8 @@ def har_entries(count: int, rng: random.Random) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for i in range(count):
         t = START + dt.timedelta(milliseconds=i * 700)
+        if t >= GAP[0]:
+            t += GAP[1] - GAP[0]  # the capture is silent during the log's gap too
         status = 429 if i % 53 == 0 else 500 if i % 211 == 0 else 200
         body = json.dumps({"items": [{"id": i * 10 + k, "indicator": f"198.51.100.{k}", "note": "x" * 120} for k in range(8)]})
         out.append({

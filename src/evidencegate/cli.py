@@ -50,7 +50,8 @@ def cli() -> None:
 def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
           color: bool | None, debug: bool, no_cache: bool, **options: Any) -> int:
     """Validate FINDINGS (Markdown/text or claims JSON) against the evidence bundle."""
-    report = validate(findings, evidence, config=config, use_cache=False if no_cache else None, **options)
+    report = validate(findings, evidence, config=config, use_cache=False if no_cache else None,
+                      progress=sys.stderr.isatty(), **options)
     stream = sys.stdout if output is None else None
     use_color = color if color is not None else (output is None and sys.stdout.isatty())
     reporter = REPORTERS[fmt](color=use_color)

@@ -29,8 +29,9 @@ from .claim_cache import ClaimCache
 from .config import Options, make_options
 from .contradictions import ClaimView, RuleContext, find_contradictions
 from .decide import decide
-from .evidence import Bundle
+from .evidence import Bundle, FileKind
 from .evidence.har import load_har
+from .evidence.prepare import prepare
 from .evidence.structured import jira_issues
 from .evidence.timestamps import parse_iso
 from .extract import load_findings, read_claims
@@ -45,6 +46,7 @@ def validate(
     *,
     config: str | Path | None = None,
     registry: Mapping[str, CitationFormat] = REGISTRY,
+    progress: bool = False,
     **options: Any,
 ) -> Report:
     """Validate ``findings`` against the ``evidence`` bundle.
@@ -52,14 +54,15 @@ def validate(
     ``findings`` is a :class:`~pathlib.Path` to a findings file, or the findings text itself (a
     ``str`` naming an existing file is read as that file). ``evidence`` is a bundle directory, a single
     evidence file, or an open :class:`Bundle`. Keyword options are those of
-    :class:`evidencegate.config.Options`; ``config`` names an options file.
+    :class:`evidencegate.config.Options`; ``config`` names an options file. ``progress`` draws a
+    progress bar on stderr while large files are indexed.
     """
     opts = options.pop("options", None) or make_options(config, **options)
     text, source = _findings_text(findings)
     if isinstance(evidence, Bundle):
-        return _run(text, source, evidence, opts, registry)
+        return _run(text, source, evidence, opts, registry, progress)
     with Bundle(evidence, use_cache=opts.use_cache) as bundle:
-        return _run(text, source, bundle, opts, registry)
+        return _run(text, source, bundle, opts, registry, progress)
 
 
 def _findings_text(findings: str | Path) -> tuple[str, str]:
@@ -70,12 +73,29 @@ def _findings_text(findings: str | Path) -> tuple[str, str]:
     return findings, "findings"
 
 
-def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]) -> Report:
+def _prepare(claims: list[Claim], bundle: Bundle, opts: Options, progress: bool) -> None:
+    """Index, concurrently, the files the claims' citations will read."""
+    refs = [r for c in claims for r in c.citations]
+    times = any(r.format_id == "timestamp" and not r.parse_error for r in refs)
+    files = {f for f in bundle.files.values() if times and f.kind in (FileKind.LOG, FileKind.HAR)}
+    for ref in refs:
+        path = ref.fields.get("path") if ref.format_id in ("file:line", "har:entry") else None
+        if path:
+            found = bundle.resolve(str(path)).file
+            if found is not None:
+                files.add(found)
+    prepare(bundle, files, times, opts.tzinfo, progress)
+
+
+def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat],
+         progress: bool = False) -> Report:
     projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
     cache = ClaimCache(bundle, opts) if registry is REGISTRY else None
+    pending = [c for c in claims if cache is None or cache.get(c) is None]
+    _prepare(pending, bundle, opts, progress)
     for claim in claims:
         view, extra = _check_claim(claim, bundle, opts, registry, cache)
         views.append(view)

@@ -1,6 +1,6 @@
 """Entry index of a large HAR capture, built in one sequential pass without parsing the JSON.
 
-The pass (numpy, 16 MB at a time) finds the unescaped quotes, which tell inside-string bytes from
+The pass (numpy, 4 MB at a time) finds the unescaped quotes, which tell inside-string bytes from
 structure, and the structural characters ``{ } [ ]`` outside strings; their running depth locates the
 ``log.entries`` array and the byte range of every entry in it — for minified and pretty-printed HAR
 alike, whatever the whitespace. Each entry's ``startedDateTime`` is read with one regular-expression
@@ -21,7 +21,7 @@ from .timestamps import parse_iso
 if TYPE_CHECKING:
     import numpy as np
 
-_CHUNK = 16 * 1024 * 1024
+_CHUNK = 4 * 1024 * 1024
 _STARTED = re.compile(rb'"startedDateTime"\s*:\s*"([^"]{0,64})"')
 
 
@@ -138,23 +138,61 @@ def build(mm: mmap.mmap, size: int) -> HarIndex:
 
 
 def _started(mm: mmap.mmap, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each entry's startedDateTime text and instant (epoch seconds), read with one regex scan."""
     import numpy as np
+
     text = np.full(starts.size, b"", dtype="S64")
     instants = np.full(starts.size, np.nan)
     if not starts.size:
         return text, instants
-    seen = np.zeros(starts.size, dtype=bool)
-    for m in _STARTED.finditer(mm):
-        i = int(np.searchsorted(starts, m.start(), side="right")) - 1
-        if i < 0 or seen[i] or m.start() > ends[i]:
-            continue
-        seen[i] = True
-        raw = m.group(1)
-        text[i] = raw
-        instant = parse_iso(raw.decode("utf-8", errors="replace"))
-        if instant is not None:
-            instants[i] = instant.timestamp()
+    found = [(m.start(), m.group(1)) for m in _STARTED.finditer(mm)]
+    if not found:
+        return text, instants
+    where = np.fromiter((f[0] for f in found), dtype=np.int64, count=len(found))
+    owner = np.searchsorted(starts, where, side="right") - 1
+    ok = (owner >= 0) & (where <= ends[np.maximum(owner, 0)])
+    first = np.zeros(starts.size, dtype=bool)
+    for k in np.flatnonzero(ok).tolist():
+        i = int(owner[k])
+        if not first[i]:
+            first[i] = True
+            text[i] = found[k][1]
+    instants[:] = iso_to_epoch(text)
     return text, instants
+
+
+_ISO_FIXED = re.compile(rb"^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)\d*(Z|[+-]\d{2}:?\d{2})?$", re.I)
+
+
+def iso_to_epoch(values: np.ndarray) -> np.ndarray:
+    """ISO-8601 byte strings -> epoch seconds, vectorised with datetime64 (NaN where unreadable)."""
+    import numpy as np
+
+    out = np.full(values.size, np.nan)
+    bases: list[str] = []
+    shifts: list[float] = []
+    index: list[int] = []
+    for i, raw in enumerate(values.tolist()):
+        m = _ISO_FIXED.match(raw)
+        if not m:
+            if raw:
+                parsed = parse_iso(raw.decode("utf-8", errors="replace"))
+                if parsed is not None:
+                    out[i] = parsed.timestamp()
+            continue
+        zone = (m.group(2) or b"Z").decode()
+        shift = 0.0
+        if zone.upper() != "Z":
+            sign = -1 if zone[0] == "-" else 1
+            digits = zone[1:].replace(":", "")
+            shift = sign * (int(digits[:2]) * 3600 + int(digits[2:4] or 0) * 60)
+        bases.append(m.group(1).decode().replace(" ", "T"))
+        shifts.append(shift)
+        index.append(i)
+    if bases:
+        stamps = np.array(bases, dtype="datetime64[us]").astype(np.int64) / 1e6
+        out[np.array(index)] = stamps - np.array(shifts)
+    return out
 
 
 def load_or_build(path_mm: mmap.mmap, size: int, cache: IndexCache | None, path: object) -> HarIndex:
