@@ -26,7 +26,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import ConfigError
@@ -93,6 +92,8 @@ def _read_config_file(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config file ({exc.strerror})", path) from None
+    import yaml
+
     try:
         if path.suffix == ".toml":
             loaded: Any = tomllib.loads(text)
@@ -112,7 +113,7 @@ def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
-def yaml_problem(exc: yaml.YAMLError) -> str:
+def yaml_problem(exc: Exception) -> str:
     """A YAML parser error as one line with its position."""
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or _first_line(exc)

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-import yaml
 
 from ..config import yaml_problem
 from .bundle import Bundle, EvidenceFile, FileKind
@@ -37,6 +36,8 @@ def load(bundle: Bundle, file: EvidenceFile) -> Loaded:
 
 
 def _load(file: EvidenceFile) -> Loaded:
+    import yaml
+
     if file.size > MAX_STRUCTURED_BYTES:
         return Loaded(error=f"{file.rel} is too large to load as structured data ({file.size} bytes)")
     raw = file.path.read_bytes()

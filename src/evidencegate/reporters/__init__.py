@@ -6,17 +6,35 @@ The registry maps a ``--format`` name to a reporter class; a reporter has a ``na
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 
 from .base import Reporter
-from .html import HtmlReporter
-from .json import JsonReporter
-from .markdown import MarkdownReporter
-from .sarif import SarifReporter
-from .text import TextReporter
 
-REPORTERS: Mapping[str, type[Reporter]] = {
-    r.name: r for r in (TextReporter, JsonReporter, MarkdownReporter, SarifReporter, HtmlReporter)
+_WHERE = {
+    "text": "text:TextReporter",
+    "json": "json:JsonReporter",
+    "markdown": "markdown:MarkdownReporter",
+    "sarif": "sarif:SarifReporter",
+    "html": "html:HtmlReporter",
 }
+
+
+class _Registry(Mapping[str, type[Reporter]]):
+    """The reporter registry; a reporter's module is imported when it is first asked for."""
+
+    def __getitem__(self, name: str) -> type[Reporter]:
+        module, _, cls = _WHERE[name].partition(":")
+        reporter: type[Reporter] = getattr(import_module(f"{__name__}.{module}"), cls)
+        return reporter
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_WHERE)
+
+    def __len__(self) -> int:
+        return len(_WHERE)
+
+
+REPORTERS: Mapping[str, type[Reporter]] = _Registry()
 
 __all__ = ["REPORTERS", "Reporter"]
