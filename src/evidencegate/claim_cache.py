@@ -42,7 +42,7 @@ class ClaimCache:
         files = sorted((f.rel, f.size, f.path.stat().st_mtime_ns, f.path.stat().st_ino) for f in bundle.files.values())
         day = (opts.now or dt.datetime.now(dt.UTC)).date().isoformat()
         settings = opts.model_dump(mode="json", exclude={"now"})
-        self.name = f"claims-{_digest([__version__, str(bundle.root), files, settings, day])}.json"
+        self.name = f"claims-{_digest([__version__, str(bundle.root), bundle.shown(), files, settings, day])}.json"
         self.entries: dict[str, Any] = {}
         self.dirty = False
         if self.root is not None:

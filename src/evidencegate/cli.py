@@ -5,6 +5,9 @@
     evidencegate sources --claims CLAIMS.json --evidence EVIDENCE.json [--rules FILE] [--format json|text]
     evidencegate batch CASES_DIR [--jobs N]
     evidencegate index PATH
+    evidencegate hook [--evidence PATH]          # Claude Code hook: always exits 0, answers in JSON
+    evidencegate init [DIR]                      # the validate skill + hook configuration in DIR/.claude
+    evidencegate mcp --root PATH [--root PATH]   # MCP server over stdio (pip install 'evidencegate[mcp]')
 
 Exit codes: 0 PASSED, 1 BLOCKED, 2 usage or input error (one line on stderr, naming the file),
 3 internal error (a bug: one line on stderr; ``--debug`` shows the traceback). ``batch`` exits 0 when
@@ -24,6 +27,7 @@ import click
 from . import __version__
 from .engine import validate
 from .errors import EvidencegateError
+from .integrations.cli import hook_command, init_command, mcp_command, record_context
 from .reporters import REPORTERS
 from .sources.cli import sources_command
 
@@ -49,9 +53,13 @@ def cli() -> None:
 @click.option("--max-unverified", type=int, help="Unverified observations allowed before BLOCKED [default: 3].")
 @click.option("--color/--no-color", default=None, help="Colour the text report [default: when stdout is a terminal].")
 @click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
+@click.option("--context", type=click.Path(dir_okay=False, path_type=Path),
+              help="inv_context.json whose verification block records the result (atomically, other fields kept).")
+@click.option("--jira-url", help="Look up tickets missing from the bundle in this live JIRA "
+              "(token from JIRA_API_TOKEN / JIRA_PERSONAL_TOKEN, never printed).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
-          color: bool | None, debug: bool, no_cache: bool, **options: Any) -> int:
+          color: bool | None, debug: bool, no_cache: bool, context: Path | None, **options: Any) -> int:
     """Validate FINDINGS (Markdown/text or claims JSON) against the evidence bundle."""
     report = validate(findings, evidence, config=config, use_cache=False if no_cache else None,
                       progress=sys.stderr.isatty(), **options)
@@ -67,6 +75,8 @@ def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config:
                 reporter.write(report, fh)
         except OSError as exc:
             raise EvidencegateError(f"cannot write report ({exc.strerror or exc})", output) from None
+    if context is not None:
+        record_context(context, report, evidence)
     return EXIT_PASSED if report.passed else EXIT_BLOCKED
 
 
@@ -122,6 +132,9 @@ def index(evidence: Path, assume_tz: str | None) -> int:
 
 
 cli.add_command(sources_command)
+cli.add_command(hook_command)
+cli.add_command(init_command)
+cli.add_command(mcp_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,13 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     causal_rules: rules.json  # extra cause-and-effect rules (same shape as data/causal.json)
     use_cache: true           # keep file indexes in the user cache directory (--no-cache: false)
     now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
+    jira_url: https://jira.example.com  # opt-in live JIRA lookups (token from JIRA_API_TOKEN /
+                              # JIRA_PERSONAL_TOKEN, + JIRA_EMAIL for Cloud basic auth)
+    jira_api_version: 2       # REST v2, or 3 (Cloud; Atlassian Document Format is flattened)
+    jira_timeout_s: 10        # per live JIRA request
+    jira_retries: 2           # extra tries after a timeout, a connection error, 429 or 5xx
+    hook_max_attempts: 3      # times `evidencegate hook` blocks one stop chain before letting it go
+    hook_fail_open: false     # true: an internal error of the hook allows the stop (default: blocks)
 
 Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
 """
@@ -46,6 +53,12 @@ class Options(BaseModel):
     causal_rules: str | None = None
     use_cache: bool = True
     now: dt.datetime | None = None
+    jira_url: str | None = None
+    jira_api_version: int = Field(2, ge=2, le=3)
+    jira_timeout_s: float = Field(10.0, gt=0.0, le=300.0)
+    jira_retries: int = Field(2, ge=0, le=10)
+    hook_max_attempts: int = Field(3, ge=0)
+    hook_fail_open: bool = False
 
     @field_validator("assume_tz")
     @classmethod
@@ -53,6 +66,15 @@ class Options(BaseModel):
         if not _TZ_RE.match(value):
             raise ValueError("must be UTC or an offset like +02:00")
         return value
+
+    @field_validator("jira_url")
+    @classmethod
+    def _jira_url(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^https?://[^/\s]+", value):
+            raise ValueError("must be an http:// or https:// URL, e.g. https://jira.example.com")
+        if value is not None and "@" in value.split("/")[2]:
+            raise ValueError("must not hold credentials: set JIRA_EMAIL + JIRA_API_TOKEN or JIRA_PERSONAL_TOKEN instead")
+        return value.rstrip("/") if value else value
 
     @property
     def tzinfo(self) -> dt.timezone:

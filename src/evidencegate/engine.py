@@ -93,7 +93,7 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
-    cache = ClaimCache(bundle, opts) if registry is REGISTRY else None
+    cache = ClaimCache(bundle, opts) if registry is REGISTRY and not opts.jira_url else None  # live JIRA: per run only
     pending = [c for c in claims if cache is None or cache.get(c) is None]
     _prepare(pending, bundle, opts, progress)
     for claim in claims:

@@ -33,7 +33,8 @@ FILE_EXTENSIONS = frozenset(
 MAX_EXCERPT_LINES = 40
 MAX_EVIDENCE_LINES = 5000  # lines of one cited range the support check reads
 
-_PATH = r"(?P<path>(?:(?<![:/\w.])/|~/)?(?:[\w.\-]+/)*[\w\-][\w.\-]*)"
+_START = r"(?<![\w.\-/~])"  # a path starts a token: keeps every pattern linear on long words
+_PATH = _START + r"(?P<path>(?:(?<![:/\w.])/|~/)?(?:[\w.\-]+/)*[\w\-][\w.\-]*)"
 PATTERN = re.compile(
     _PATH + r"(?:(?P<sep>:L?|#L)(?P<start>\d{1,20})(?:\s?[-–]\s?L?(?P<end>\d{1,20}))?)(?![\d:.]\d|\w)"
 )
@@ -52,7 +53,7 @@ def looks_like_file(name: str, bundle: Bundle | None) -> bool:
     return parts[-1].isdigit() and parts[-2] in FILE_EXTENSIONS  # rotated: server.log.1
 
 
-_FILE = r"`?(?P<path>(?:[\w.\-]+/)*[\w\-][\w.\-]*\.[\w.\-]*\w)`?"
+_FILE = r"`?" + _START + r"(?P<path>(?:[\w.\-]+/)*[\w\-][\w.\-]*\w)`?"  # the extension is checked in code
 _NUMS = r"(?P<start>\d{1,20})(?:\s?(?:-|–|—|to|through|thru)\s?(?P<end>\d{1,20}))?(?P<more>(?:\s?(?:,|and|&)\s?\d{1,20}(?!\d))*)"
 NATURAL = (
     # "demisto.log line 4521", "demisto.log, lines 156-178", "demisto.log (line 4521)", "demisto.log at line 45"

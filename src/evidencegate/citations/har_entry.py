@@ -28,7 +28,7 @@ from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, in
 MAX_ENTRIES = 10_000
 
 PATTERN = re.compile(
-    r"(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)(?::|#)\s?entr(?:y|ies)[-\s]?"
+    r"(?<![\w.\-/])(?P<path>(?:[\w.\-]+/)*[\w.\-]*?\.har)(?::|#)\s?entr(?:y|ies)[-\s]?"
     r"(?P<list>\d{1,12}(?:\s?(?:,|-|–|\.\.)\s?\d{1,12})*|[^\s,;)\]`'\"]+)",
     re.I,
 )
@@ -56,7 +56,7 @@ def parse_numbers(spec: str) -> tuple[list[int], str | None]:
 
 
 _LIST = r"#?(?P<list>\d{1,12}(?:\s?(?:,|-|–|—|\.\.|\bto\b|\bthrough\b|\band\b|&|,\s?and\b)\s?#?\d{1,12}(?![\d:.]\d))*)"
-_HAR = r"`?(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)`?"
+_HAR = r"`?(?<![\w.\-/])(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)`?"
 NATURAL = (
     # "capture.har entry 145", "capture.har entries 145, 234 and 567", "capture.har (entries 3-5)"
     re.compile(_HAR + r",?\s\(?(?:HAR\s)?entr(?:y|ies)\s" + _LIST, re.I),

@@ -6,7 +6,9 @@ only when its project is known (a ticket of that project is exported in the bund
 listed in the ``jira_projects`` option), so ``UTF-8`` or ``HTTP-2`` are never tickets.
 
 Tickets come from JIRA REST exports in the bundle: one issue per file (``key`` + ``fields``) or a
-search result (``{"issues": [...]}``). Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``,
+search result (``{"issues": [...]}``). With ``jira_url`` set (``--jira-url``), a ticket that is not
+exported is fetched from the live JIRA (:mod:`evidencegate.integrations.jira_live`); a failed lookup
+is reported on the citation, never taken as a pass. Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``,
 ``relates`` (summary, description or comments share a significant term with the claim).
 
 Passing: "SAMPLEPROJECT-1 tracks this (JIRA:SAMPLEPROJECT-1)" with jira-ruby's 10002.json in the bundle.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from ..evidence.structured import jira_issues, jira_text
 from ..model import CitationRef, Evidence
@@ -50,12 +53,15 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     key = ref.fields["key"]
     steps.ok("format", key)
     issues = jira_issues(ctx.bundle)
-    if key not in issues:
-        detail = f"ticket {key} is not in the bundle's JIRA exports ({len(issues)} tickets; live JIRA lookup not configured)"
-        steps.fail("exists", detail)
-        return missing(ref, detail, steps, recovery=(f"Export {key} from JIRA (GET /rest/api/2/issue/{key}) into the bundle",))
-    issue, source = issues[key]
-    location = f"{source}#{key}"
+    if key in issues:
+        issue, source = issues[key]
+        location = f"{source}#{key}"
+    else:
+        live = _live(key, ctx)
+        if isinstance(live, str):
+            steps.fail("exists", live)
+            return missing(ref, live, steps, recovery=(f"Export {key} from JIRA (GET /rest/api/2/issue/{key}) into the bundle",))
+        issue, location = live
     steps.ok("exists", location)
     text = jira_text(issue)
     fields = issue.get("fields") or {}
@@ -68,6 +74,26 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         return found(ref, f"ticket {key} does not relate to the claim", steps, excerpt, location, (evidence,), supports=False)
     steps.ok("relates", ", ".join(shared[:6]))
     return found(ref, f"ticket {key} found and relates", steps, excerpt, location, (evidence,))
+
+
+def _live(key: str, ctx: CheckContext) -> tuple[dict[str, Any], str] | str:
+    """The issue from the live JIRA, or why there is none."""
+    exported = f"ticket {key} is not in the bundle's JIRA exports ({len(jira_issues(ctx.bundle))} tickets"
+    opts = ctx.options
+    if not opts.jira_url:
+        return exported + "; live JIRA lookup not configured)"
+    from ..integrations.jira_live import JiraClient, JiraError
+
+    url = opts.jira_url
+    try:
+        client: JiraClient = ctx.bundle.memo(("jira-live", url), lambda: JiraClient(
+            url, api_version=opts.jira_api_version, timeout_s=opts.jira_timeout_s, retries=opts.jira_retries))
+        issue = client.issue(key)
+    except JiraError as exc:
+        return f"{exported}) and the live lookup failed: {exc}"
+    if issue is None:
+        return f"{exported}) nor in the live JIRA ({client.browse_url(key)} not found)"
+    return issue, client.browse_url(key)
 
 
 FORMAT = CitationFormat(

@@ -161,25 +161,37 @@ def blocks(text: str) -> Iterator[_Block]:
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pairs; abbreviations and file names do not end a sentence."""
+    """(offset, sentence) pairs; abbreviations, file names and open brackets do not end a sentence.
+
+    Linear in the text: bracket depth is carried forward, and an abbreviation is looked for only in
+    the few characters before each candidate end.
+    """
     out: list[tuple[int, str]] = []
     start = 0
+    depth = 0  # unclosed ( and [ since ``start``
+    scanned = 0
     for m in _SENT_END.finditer(text):
         end = m.end()
-        if _ABBREV.search(text[start : m.start() + 1]) or _in_parens(text, start, m.start()):
+        depth += _bracket_delta(text, scanned, m.start())
+        scanned = m.start()
+        if depth > 0 or _ABBREV.search(text, max(start, m.start() - 12), m.start() + 1):
             continue
         out.append((start, text[start:end]))
         start = end
         while start < len(text) and text[start].isspace():
             start += 1
+        depth = 0
+        scanned = start
     if start < len(text) and text[start:].strip():
         out.append((start, text[start:]))
     return [(o, s.strip()) for o, s in out if s.strip()]
 
 
-def _in_parens(text: str, start: int, pos: int) -> bool:
-    chunk = text[start:pos]
-    return chunk.count("(") > chunk.count(")") or chunk.count("[") > chunk.count("]")
+def _bracket_delta(text: str, a: int, b: int) -> int:
+    if b <= a:
+        return 0
+    chunk = text[a:b]
+    return chunk.count("(") - chunk.count(")") + chunk.count("[") - chunk.count("]")
 
 
 def sentences(text: str) -> Iterator[Sentence]:
