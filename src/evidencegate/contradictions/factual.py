@@ -125,38 +125,50 @@ def check(ctx: RuleContext) -> list[Found]:
     stated = [s for view in ctx.claims for s in statements(view)]
     env, _ = environment(ctx.bundle)
     products = {v.lower() for k, (v, _) in env.items() if k.lower().rsplit(".", 1)[-1] in ("product", "product_name")}
+    groups: dict[tuple[str, str], list[Statement]] = {}
+    for st in stated:  # no entity, or the environment's own product, stand for the same thing
+        entity = "" if st.entity is None or st.entity in products else st.entity
+        groups.setdefault((st.attribute, entity), []).append(st)
     out: list[Found] = []
     reported: set[tuple[str, str, str]] = set()
-    for a, b in combinations(stated, 2):
-        if a.claim == b.claim or a.attribute != b.attribute:
-            continue
-        if (a.entity or "") != (b.entity or "") and not ({a.entity, b.entity} - {None} <= products and None in {a.entity, b.entity}):
-            continue  # different entities; no entity stands for the environment's product
-        attr = by_attr[a.attribute]
-        if _same(attr["compare"], a.value, b.value):
-            continue
-        first, second = sorted((a.claim, b.claim))
-        key = (a.attribute, first, second)
-        if key in reported:
-            continue
-        reported.add(key)
-        label = a.attribute.replace("_", " ")
-        detail = f"{a.claim} says {label} {a.value}, {b.claim} says {b.value}"
-        actual = _env_value(ctx, attr, a.entity or b.entity, products)
-        wrong: tuple[str, ...] = ()
-        if actual is not None:
-            value, where = actual
-            wrong = tuple(s.claim for s in (a, b) if not _same(attr["compare"], s.value, value))
-            right = [s.claim for s in (a, b) if s.claim not in wrong]
-            resolution = f"{where} says {value}: " + (
-                f"{' and '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} wrong" + (f", {right[0]} is right" if right else "")
-            )
-        else:
-            resolution = f"Check the {label} in env.log or the configs and correct {a.claim} or {b.claim}"
-        finding = ContradictionFinding(rule="factual", claims=[a.claim, b.claim], detail=detail, resolution=resolution,
-                                       evidence=f"{actual[1]} = {actual[0]}" if actual else None)
-        out.append(Found(finding, wrong))
+    for (attribute, entity), members in sorted(groups.items()):
+        attr = by_attr[attribute]
+        clusters: list[list[Statement]] = []  # statements whose values agree
+        for st in members:
+            home = next((c for c in clusters if _same(attr["compare"], c[0].value, st.value)), None)
+            if home is None:
+                clusters.append([st])
+            else:
+                home.append(st)
+        for first, second in combinations(clusters, 2):
+            a, b = first[0], next((x for x in second if x.claim != first[0].claim), second[0])
+            if a.claim == b.claim:
+                continue
+            one, two = sorted((a.claim, b.claim))
+            if (attribute, one, two) in reported:
+                continue
+            reported.add((attribute, one, two))
+            out.append(_finding(ctx, attr, a, b, entity or None, products))
     return out
+
+
+def _finding(ctx: RuleContext, attr: dict[str, Any], a: Statement, b: Statement, entity: str | None, products: set[str]) -> Found:
+    label = attr["id"].replace("_", " ")
+    detail = f"{a.claim} says {label} {a.value}, {b.claim} says {b.value}"
+    actual = _env_value(ctx, attr, entity, products)
+    wrong: tuple[str, ...] = ()
+    if actual is not None:
+        value, where = actual
+        wrong = tuple(s.claim for s in (a, b) if not _same(attr["compare"], s.value, value))
+        right = [s.claim for s in (a, b) if s.claim not in wrong]
+        resolution = f"{where} says {value}: " + (
+            f"{' and '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} wrong" + (f", {right[0]} is right" if right else "")
+        )
+    else:
+        resolution = f"Check the {label} in env.log or the configs and correct {a.claim} or {b.claim}"
+    finding = ContradictionFinding(rule="factual", claims=[a.claim, b.claim], detail=detail, resolution=resolution,
+                                   evidence=f"{actual[1]} = {actual[0]}" if actual else None)
+    return Found(finding, wrong)
 
 
 RULE = Rule("factual", "two claims state different values for the same attribute", check)

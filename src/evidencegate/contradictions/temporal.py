@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from itertools import combinations
 
 from ..evidence.timestamps import parse_iso
 from ..model import ClaimStatus, ContradictionFinding
@@ -93,22 +92,18 @@ def _locations(view: ClaimView) -> set[str]:
     return {c.location for c in view.result.citations if c.location and c.citation_exists and c.citation_format != "timestamp"}
 
 
-def _same_event(a: ClaimView, b: ClaimView) -> str | None:
-    """What makes ``a`` and ``b`` the same event, or None."""
-    if _DISTINCT.search(a.text) or _DISTINCT.search(b.text):
-        return None
-    shared = _locations(a) & _locations(b)
-    if shared:
-        return f"both cite {sorted(shared)[0]}"
-    da = {m.group(1).lower() for m in _DEFINITE.finditer(a.text)}
-    db = {m.group(1).lower() for m in _DEFINITE.finditer(b.text)}
-    if da & db:
-        return f"both describe the {sorted(da & db)[0]}"
-    qa = {q.lower() for q in a.facts.quotes}
-    qb = {q.lower() for q in b.facts.quotes}
-    if qa & qb and set(events_in(a.text)) & set(events_in(b.text)):
-        return f"both report '{sorted(qa & qb)[0]}'"
-    return None
+def _event_keys(view: ClaimView) -> list[tuple[str, str]]:
+    """What names this claim's event: the lines/entries it cites, "the <event>", a quoted message + its event."""
+    if _DISTINCT.search(view.text):
+        return []
+    keys = [("cite", loc) for loc in sorted(_locations(view))]
+    keys += [("the", m.group(1).lower()) for m in _DEFINITE.finditer(view.text)]
+    events = sorted(events_in(view.text))
+    keys += [("quote", f"{q.lower()}|{e}") for q in view.facts.quotes for e in events]
+    return list(dict.fromkeys(keys))
+
+
+_WHY = {"cite": "both cite {}", "the": "both describe the {}", "quote": "both report '{}'"}
 
 
 def _fmt(seconds: float) -> str:
@@ -121,16 +116,24 @@ def check(ctx: RuleContext) -> list[Found]:
     views = [v for v in ctx.claims if v.result.status is not ClaimStatus.UNCITED or v.facts.times]
     times = {v.id: _stated(v) for v in views}
     out: list[Found] = []
-    for a, b in combinations(views, 2):
-        ta, tb = times[a.id], times[b.id]
-        if len(ta) != 1 or len(tb) != 1:
-            continue
-        why = _same_event(a, b)
-        if why is None:
-            continue
-        gap = _diff(ta[0], tb[0])
-        if abs(gap) > tol:
-            out.append(_found(a, b, f"{a.id} puts the event at {ta[0].raw}, {b.id} at {tb[0].raw} ({abs(gap):g} s apart; {why})",
+    buckets: dict[tuple[str, str], list[ClaimView]] = {}
+    for v in views:
+        if len(times[v.id]) == 1:
+            for key in _event_keys(v):
+                buckets.setdefault(key, []).append(v)
+    reported: set[tuple[str, str]] = set()
+    for key, members in sorted(buckets.items()):
+        if len(members) < 2:
+            continue  # one bucket, sorted by time: its earliest and latest claims are the widest disagreement
+        ordered = sorted(members, key=lambda v: (times[v.id][0].seconds, v.id))
+        a, b = ordered[0], ordered[-1]
+        gap = _diff(times[b.id][0], times[a.id][0])
+        pair = (min(a.id, b.id), max(a.id, b.id))
+        if abs(gap) > tol and pair not in reported:
+            reported.add(pair)
+            why = _WHY[key[0]].format(key[1].split("|")[0])
+            out.append(_found(a, b, f"{a.id} puts the event at {times[a.id][0].raw}, {b.id} at {times[b.id][0].raw} "
+                                    f"({abs(gap):g} s apart; {why})",
                               "Check which time the evidence shows and correct the other claim"))
     out += _order_within(views, times)
     out += _first_across(views, times, 1.0)  # order needs only the times' own precision
@@ -168,20 +171,26 @@ def _order_within(views: list[ClaimView], times: dict[str, list[Stated]]) -> lis
 
 
 def _first_across(views: list[ClaimView], times: dict[str, list[Stated]], tol: float) -> list[Found]:
+    """A claim that calls its event the first failure, against the earliest failure another claim reports."""
+    failures = sorted(
+        ((times[b.id][0].seconds, b.id, b) for b in views if len(times[b.id]) == 1 and set(events_in(b.text)) & _FAILURE),
+        key=lambda item: (item[0], item[1]),
+    )
     out = []
     for a in views:
         if not _FIRST.search(a.text) or len(times[a.id]) != 1:
             continue
         t_first = times[a.id][0]
-        for b in views:
-            if b.id == a.id or len(times[b.id]) != 1 or not (set(events_in(b.text)) & _FAILURE):
-                continue
-            gap = _diff(t_first, times[b.id][0])
-            if gap > tol:
-                what = " ".join(extract(b.text).quotes[:1]) or b.text.split(" at ")[0][:60]
-                out.append(_found(a, b, f"{a.id} says its event at {t_first.raw} came first, but {b.id} reports an event at "
-                                        f"{times[b.id][0].raw}, {gap:g} s earlier",
-                                  f"{what} ({times[b.id][0].raw}) came first, then the event of {a.id} {gap:g} s later"))
+        earliest = next((b for _, bid, b in failures if bid != a.id), None)
+        if earliest is None:
+            continue
+        t_b = times[earliest.id][0]
+        gap = _diff(t_first, t_b)
+        if gap > tol:
+            what = " ".join(extract(earliest.text).quotes[:1]) or earliest.text.split(" at ")[0][:60]
+            out.append(_found(a, earliest, f"{a.id} says its event at {t_first.raw} came first, but {earliest.id} reports an event at "
+                                           f"{t_b.raw}, {gap:g} s earlier",
+                              f"{what} ({t_b.raw}) came first, then the event of {a.id} {gap:g} s later"))
     return out
 
 
