@@ -209,8 +209,6 @@ def test_file_line_rotated_log(make_bundle) -> None:  # type: ignore[no-untyped-
     assert result.status is VERIFIED, result.reason
 
 
-@pytest.mark.xfail(reason="BUG: a UTF-16 log (with BOM) is split on raw 0x0A bytes: wrong line count, NULs in the excerpt, "
-                          "quoted text never found (SPEC §2.2 'any encoding with a BOM', §12)", strict=True)
 def test_file_line_utf16_log(make_bundle) -> None:  # type: ignore[no-untyped-def]
     bundle = make_bundle({"u16.log": "first line\nRate limit exceeded\n".encode("utf-16")})
     result = claim("The vendor API answered 'Rate limit exceeded' (u16.log:2).", bundle)
@@ -220,8 +218,6 @@ def test_file_line_utf16_log(make_bundle) -> None:  # type: ignore[no-untyped-de
     assert past.status is MISSING
 
 
-@pytest.mark.xfail(reason="BUG: compressed *.gz logs (SPEC §2.2 text logs) cannot be cited by line: 'compressed file'",
-                   strict=True)
 def test_file_line_gzip_log(make_bundle) -> None:  # type: ignore[no-untyped-def]
     bundle = make_bundle({"app.log.gz": gzip.compress(b"first line\nRate limit exceeded\n")})
     result = claim("The vendor API answered 'Rate limit exceeded' (app.log.gz:2).", bundle)

@@ -13,6 +13,9 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     temporal_tolerance_s: 10  # how far apart two claims may put the same event
     causal_rules: rules.json  # extra cause-and-effect rules (same shape as data/causal.json)
     use_cache: true           # keep file indexes in the user cache directory (--no-cache: false)
+    archive_max_bytes: 17179869184  # archive bundles and .gz files: at most this many unpacked bytes,
+    archive_max_members: 100000     # this many members,
+    archive_max_ratio: 250          # and this expansion (unpacked / packed)
     now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
     jira_url: https://jira.example.com  # opt-in live JIRA lookups (token from JIRA_API_TOKEN /
                               # JIRA_PERSONAL_TOKEN, + JIRA_EMAIL for Cloud basic auth)
@@ -52,6 +55,9 @@ class Options(BaseModel):
     jira_projects: tuple[str, ...] = ()
     causal_rules: str | None = None
     use_cache: bool = True
+    archive_max_bytes: int = Field(16 * 1024**3, ge=1)
+    archive_max_members: int = Field(100_000, ge=1)
+    archive_max_ratio: float = Field(250.0, gt=1.0)
     now: dt.datetime | None = None
     jira_url: str | None = None
     jira_api_version: int = Field(2, ge=2, le=3)

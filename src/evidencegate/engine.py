@@ -30,6 +30,7 @@ from .config import Options, make_options
 from .contradictions import ClaimView, RuleContext, find_contradictions
 from .decide import decide
 from .evidence import Bundle, FileKind
+from .evidence.archive import Limits
 from .evidence.har import load_har
 from .evidence.prepare import prepare
 from .evidence.structured import jira_issues
@@ -61,7 +62,8 @@ def validate(
     text, source = _findings_text(findings)
     if isinstance(evidence, Bundle):
         return _run(text, source, evidence, opts, registry, progress)
-    with Bundle(evidence, use_cache=opts.use_cache) as bundle:
+    limits = Limits(opts.archive_max_bytes, opts.archive_max_members, opts.archive_max_ratio)
+    with Bundle(evidence, use_cache=opts.use_cache, limits=limits) as bundle:
         return _run(text, source, bundle, opts, registry, progress)
 
 

@@ -1,7 +1,9 @@
 """The evidence bundle: discovery, classification and safe, read-only access.
 
-A bundle is a directory (or a single file). Every regular file below it is listed once, by its
-path relative to the bundle root, and classified by content and name:
+A bundle is a directory, an archive (``.zip``, ``.tar``, ``.tar.gz``; see
+:mod:`evidencegate.evidence.archive`) or a single file. Every regular file in it is listed once, by
+its path relative to the bundle root, and classified by content and name (a ``.gz`` file or a UTF-16
+file is classified as what it holds and decoded to UTF-8 on first use):
 
 =============  ===============================================================================
 kind           how it is recognised
@@ -13,7 +15,7 @@ kind           how it is recognised
 ``env``        ``env.log`` / ``env.txt`` / ``environment.*`` / ``about*`` / ``build_info*``
 ``config``     other JSON, YAML, TOML, INI/properties files
 ``log``        any other text (including JSON-lines logs)
-``compressed`` gzip/bz2/xz/zip data (not read yet: citations to it are reported as not checkable)
+``compressed`` bz2/xz/zip data inside a bundle (not read: citations to it are reported as not checkable)
 ``binary``     anything with NUL bytes in its first 8 KB
 =============  ===============================================================================
 
@@ -25,6 +27,7 @@ Files are opened read-only and memory-mapped with ``ACCESS_READ``; evidence is n
 from __future__ import annotations
 
 import difflib
+import gzip
 import os
 import re
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import BundleError
+from .archive import Limits, decode_to, is_archive, private_dir, remove, unpack
 from .cache import IndexCache, cache_dir
 from .lines import LineFile
 
@@ -55,6 +59,7 @@ class EvidenceFile:
     path: Path
     size: int
     kind: FileKind
+    transform: str = ""  # "gzip", "utf-16" or "gzip+utf-16": decoded to UTF-8 on first use
 
 
 @dataclass(frozen=True)
@@ -75,22 +80,38 @@ _HAR_HEAD = re.compile(rb'^\s*\{\s*"log"\s*:')
 class Bundle:
     """Read-only view of an evidence bundle. Use as a context manager to release file maps."""
 
-    def __init__(self, root: str | Path, use_cache: bool = True) -> None:
+    def __init__(self, root: str | Path, use_cache: bool = True, limits: Limits | None = None) -> None:
         given = Path(root)
         if not given.exists():
             raise BundleError("evidence bundle not found", given)
         self.given = given
+        self.limits = limits or Limits()
+        self.archive: Path | None = None
+        self._private: Path | None = None
+        self.rejected: dict[str, str] = {}
         real = Path(os.path.realpath(given))
         if real.is_dir():
             self.root = real
             paths = self._walk(real)
+        elif real.is_file() and is_archive(real):
+            self.archive = real
+            self._private = private_dir()
+            self.root = self._private / "bundle"
+            self.root.mkdir()
+            try:
+                self.rejected.update(unpack(real, self.root, self.limits))
+            except BundleError:
+                remove(self._private)
+                raise
+            paths = self._walk(self.root)
+            use_cache = False  # unpacked files are new each run: nothing to reuse
         elif real.is_file():
             self.root = real.parent
             paths = [real]
         else:
             raise BundleError("evidence bundle is neither a directory nor a file", given)
         self.files: dict[str, EvidenceFile] = {}
-        self.rejected: dict[str, str] = {}
+        self._decoded: dict[str, Path] = {}
         for path in paths:
             self._add(path)
         self._by_name: dict[str, list[str]] = {}
@@ -126,7 +147,8 @@ class Bundle:
         elif not path.is_file():
             return
         size = path.stat().st_size
-        self.files[rel] = EvidenceFile(rel, path, size, classify(path, size))
+        kind, transform = classify_file(path, size)
+        self.files[rel] = EvidenceFile(rel, path, size, kind, transform)
 
     # -- lookup ----------------------------------------------------------------------------
     def resolve(self, cited: str) -> Lookup:
@@ -166,9 +188,26 @@ class Bundle:
         return Lookup(None, f"file '{cited}' is not in the evidence bundle{hint}")
 
     def shown(self, rel: str = "") -> str:
-        """How to name a bundle file in a command the user can run (relative to where they ran us)."""
+        """How to name a bundle file in a command the user can run (relative to where they ran us).
+
+        A file inside an archive bundle is shown as ``archive.zip!/path/in/archive``.
+        """
+        if self.archive is not None:
+            return f"{self.given.as_posix()}!/{rel}" if rel else self.given.as_posix()
         base = self.given if self.given.is_dir() else self.given.parent
         return (base / rel).as_posix() if rel else base.as_posix()
+
+    def readable(self, file: EvidenceFile) -> Path:
+        """A path holding ``file``'s bytes as UTF-8 text: the file itself, or its decoded copy (.gz, UTF-16)."""
+        if not file.transform:
+            return file.path
+        if file.rel not in self._decoded:
+            if self._private is None:
+                self._private = private_dir()
+            target = self._private / "decoded" / file.rel
+            decode_to(file.path, target, file.transform, self.limits)
+            self._decoded[file.rel] = target
+        return self._decoded[file.rel]
 
     def of_kind(self, *kinds: FileKind) -> list[EvidenceFile]:
         return [f for f in self.files.values() if f.kind in kinds]
@@ -177,7 +216,7 @@ class Bundle:
         """The line index of ``file`` (built once per run)."""
         lf = self._lines.get(file.rel)
         if lf is None:
-            lf = self._lines[file.rel] = LineFile(file.path, self.index_cache)
+            lf = self._lines[file.rel] = LineFile(self.readable(file), None if file.transform else self.index_cache)
         return lf
 
     def memo(self, key: tuple[str, str], build: Any) -> Any:
@@ -190,6 +229,9 @@ class Bundle:
         for lf in self._lines.values():
             lf.close()
         self._lines.clear()
+        if self._private is not None:
+            remove(self._private)
+            self._private = None
 
     def __enter__(self) -> Bundle:
         return self
@@ -205,6 +247,25 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
+def classify_file(path: Path, size: int) -> tuple[FileKind, str]:
+    """Kind of one file and how it must be decoded before reading (``gzip``, ``utf-16`` or nothing)."""
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    name = path.name.lower()
+    if head.startswith(b"\x1f\x8b") and name.endswith(".gz") and not name.endswith((".tar.gz", ".tgz")):
+        inner = name[:-3]
+        try:
+            with gzip.open(path, "rb") as gz:
+                first = gz.read(2)
+        except (OSError, EOFError):
+            return FileKind.COMPRESSED, ""
+        utf16 = "+utf-16" if first in (b"\xff\xfe", b"\xfe\xff") else ""
+        return (FileKind.HAR if inner.endswith(".har") else FileKind.LOG), "gzip" + utf16
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return (FileKind.HAR if name.endswith(".har") else FileKind.LOG), "utf-16"
+    return classify(path, size), ""
+
+
 def classify(path: Path, size: int) -> FileKind:
     """Kind of one file, from its name and its first bytes (and, for small JSON, its shape)."""
     name = path.name.lower()
@@ -213,8 +274,6 @@ def classify(path: Path, size: int) -> FileKind:
     for magic in _MAGIC:
         if head.startswith(magic):
             return FileKind.COMPRESSED
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return FileKind.LOG
     if b"\x00" in head:
         return FileKind.BINARY
     if name == "inv_context.json":

@@ -176,9 +176,10 @@ def load_har(bundle: Bundle, file: EvidenceFile) -> HarDoc:
 
 
 def _load(bundle: Bundle, file: EvidenceFile) -> HarDoc:
-    if file.size > PARSE_WHOLE_BYTES:
+    path = bundle.readable(file)
+    if path.stat().st_size > PARSE_WHOLE_BYTES:
         return _load_indexed(bundle, file)
-    raw = file.path.read_bytes()
+    raw = path.read_bytes()
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -196,7 +197,8 @@ def _load_indexed(bundle: Bundle, file: EvidenceFile) -> HarDoc:
     mm = bundle.lines(file).mapping()
     if mm is None:
         return HarDoc(error=f"{file.rel} is empty")
-    index = load_or_build(mm, file.size, bundle.index_cache, file.path)
+    lf = bundle.lines(file)
+    index = load_or_build(mm, lf.size, None if file.transform else bundle.index_cache, lf.path)
     if index.error:
         return HarDoc(error=f"{file.rel} is not a HAR capture: {index.error}")
     return HarDoc(index=index, mm=mm)

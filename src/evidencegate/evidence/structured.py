@@ -15,6 +15,7 @@ import configparser
 import re
 import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -32,15 +33,15 @@ class Loaded:
 
 
 def load(bundle: Bundle, file: EvidenceFile) -> Loaded:
-    return bundle.memo(("structured", file.rel), lambda: _load(file))  # type: ignore[no-any-return]
+    return bundle.memo(("structured", file.rel), lambda: _load(file, bundle.readable(file)))  # type: ignore[no-any-return]
 
 
-def _load(file: EvidenceFile) -> Loaded:
+def _load(file: EvidenceFile, path: Path) -> Loaded:
     import yaml
 
     if file.size > MAX_STRUCTURED_BYTES:
         return Loaded(error=f"{file.rel} is too large to load as structured data ({file.size} bytes)")
-    raw = file.path.read_bytes()
+    raw = path.read_bytes()
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     text = raw.decode("utf-8", errors="replace")
