@@ -73,7 +73,8 @@ def test_tar_links_and_devices_are_not_unpacked(tmp_path: Path) -> None:
         info = tarfile.TarInfo("app.log")
         info.size = len(data)
         tf.addfile(info, io.BytesIO(data))
-        for name, kind in (("sym.log", tarfile.SYMTYPE), ("hard.log", tarfile.LNKTYPE), ("dev", tarfile.CHRTYPE), ("fifo", tarfile.FIFOTYPE)):
+        kinds = (("sym.log", tarfile.SYMTYPE), ("hard.log", tarfile.LNKTYPE), ("dev", tarfile.CHRTYPE), ("fifo", tarfile.FIFOTYPE))
+        for name, kind in kinds:
             member = tarfile.TarInfo(name)
             member.type = kind
             member.linkname = "/etc/passwd"
