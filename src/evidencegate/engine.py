@@ -183,8 +183,10 @@ def _verdict(
     claim: Claim, stripped: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]
 ) -> tuple[ClaimResult, list[str], tuple[Evidence, ...]]:
     ctx = CheckContext(bundle, opts, stripped)
-    unique = {(ref.format_id, repr(sorted(ref.fields.items()))): ref for ref in reversed(claim.citations)}
-    refs = sorted(unique.values(), key=lambda r: claim.citations.index(r))
+    first: dict[tuple[str, str], int] = {}
+    for position, ref in enumerate(claim.citations):
+        first.setdefault((ref.format_id, repr(sorted(ref.fields.items()))), position)
+    refs = [claim.citations[p] for p in sorted(first.values())]
     checked = [_check_ref(ref, ctx, registry) for ref in refs]
     warnings = [w for c in checked for w in c.warnings]
     recovery = [r for c in checked for r in c.recovery]
