@@ -29,6 +29,8 @@ _SUFFIXES = ("ations", "ation", "ments", "ment", "ingly", "ings", "ing", "ures",
 
 def stem(word: str) -> str:
     w = word.lower()
+    if len(w) > 4 and w.endswith(("ies", "ied")):
+        return w[:-3] + "y"  # retries, retried -> retry (and retrying -> retry below)
     for suffix in _SUFFIXES:
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
             w = w[: -len(suffix)]
@@ -104,6 +106,19 @@ def parse_quantity(text: str) -> Quantity | None:
     return None
 
 
+_SIZE_KEY = re.compile(r"(?:heap|mem|memory|size|xmx|xms|ram|disk|bytes|buffer|cache|quota|limit_mb|limit_gb)", re.I)
+_SHORT_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s?([kmgt])b?\s*$", re.I)
+
+
+def size_from_key(key: str, value: str) -> Quantity | None:
+    """``jvm_heap_max: 8g`` -> 8 GiB: a k/m/g/t suffix is a size when the key names one (never minutes)."""
+    m = _SHORT_SIZE.match(value)
+    if not m or not _SIZE_KEY.search(key):
+        return None
+    power = "kmgt".index(m.group(2).lower()) + 1
+    return Quantity(float(m.group(1)) * 1024.0**power, "B")
+
+
 def unit_from_key(key: str) -> str | None:
     """Unit implied by a config key name: ``timeout_ms`` -> ``ms``, ``size_mb`` -> ``mb``."""
     m = re.search(r"[_.\-](ms|msec|s|sec|secs|seconds|m|min|mins|minutes|h|hours|kb|mb|gb|bytes)$", key.lower())
@@ -112,3 +127,12 @@ def unit_from_key(key: str) -> str | None:
 
 def same_number(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def same_quantity(a: Quantity, b: Quantity) -> bool:
+    """Equal quantities; sizes may differ by the decimal/binary ambiguity (8 GB and 8 GiB)."""
+    if a.unit != b.unit:
+        return False
+    if a.unit == "B":
+        return abs(a.value - b.value) <= 0.075 * max(abs(a.value), abs(b.value))
+    return same_number(a.value, b.value)

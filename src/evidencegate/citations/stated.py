@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from ..text import Quantity, parse_quantity, same_number, stem, terms, unit_from_key
+from ..text import Quantity, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
 
 Verdict = Literal["match", "mismatch", "not_stated"]
 
@@ -36,7 +36,7 @@ def values_match(stated: str, actual: Any, key: str = "") -> bool:
     if qs is not None and qa is not None and qs.unit and not qa.unit and not unit_from_key(key):
         return False
     if qs is not None and qa is not None:
-        return qs.unit == qa.unit and same_number(qs.value, qa.value)
+        return same_quantity(qs, qa)
     if _VERSION.fullmatch(stated.strip()) and _VERSION.fullmatch(actual_text.strip()):
         return version_matches(stated, actual_text)
     return False
@@ -52,6 +52,9 @@ def _actual_quantity(key: str, actual: Any) -> Quantity | None:
     if isinstance(actual, bool):
         return None
     text = _text(actual).strip()
+    size = size_from_key(key, text)
+    if size is not None:
+        return size
     unit = unit_from_key(key)
     if unit:
         q = parse_quantity(f"{text} {unit}")
@@ -89,7 +92,7 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Verdict, str]:
                 continue
             q = Quantity(float(number.replace(",", "")), "")
         raw = float(number.replace(",", ""))
-        if (q.unit == qa.unit and same_number(q.value, qa.value)) or (
+        if same_quantity(q, qa) or (
             (q.unit == "" or unit_from_key(key) is None) and _raw_equal(raw, actual)
         ):
             return "match", ""

@@ -63,8 +63,8 @@ def _quantities(text: str, unit: str, words: str) -> list[tuple[Quantity, str]]:
         q = parse_quantity(raw.replace("rps", "req/s"))
         if q is None or q.unit != unit:
             continue
-        context = text[max(0, m.start() - 60) : m.start()] + " " + text[m.end() : m.end() + 25]
-        if re.search(words, context, re.I):
+        clause = re.split(r"[,;]|\b(?:but|while|whereas|and)\b", text[max(0, m.start() - 60) : m.start()])[-1]
+        if re.search(words, clause, re.I):  # the role comes from the words just before the number, in its clause
             out.append((q, raw))
     return out
 

@@ -30,10 +30,13 @@ from typing import Any
 from ..citations.stated import version_matches
 from ..evidence.structured import environment
 from ..model import ContradictionFinding
-from ..support.facts import software_pattern
 from ..text import STOP_WORDS, parse_quantity, same_number
 from .base import ClaimView, Found, Rule, RuleContext
 
+_GENERIC_ENTITIES = frozenset(
+    "the a an its their our this that server host instance node machine app application service api platform product "
+    "current deployed installed running new old same".split()
+)
 _STATE_PREFIXES = frozenset({"previous", "prev", "old", "new", "prior", "last", "target", "next", "expected", "min", "max"})
 
 
@@ -58,11 +61,9 @@ def _entity(raw: str | None) -> str | None:
     if not raw:
         return None
     low = raw.lower()
-    if low in STOP_WORDS or low in {"the", "a", "an", "its", "server", "running", "app", "service", "api"}:
+    if low in STOP_WORDS or low in _GENERIC_ENTITIES or low.endswith(("ing", "ed")):
         return None
-    if raw[0].islower():
-        return low if software_pattern().fullmatch(raw) else None
-    return low
+    return low  # "the integration version" and "the XSOAR version" are versions of two things
 
 
 def statements(view: ClaimView) -> list[Statement]:

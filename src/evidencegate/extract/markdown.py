@@ -139,6 +139,8 @@ def blocks(text: str) -> Iterator[_Block]:
                 table_header_pending = True
                 continue  # the header row
             cells = [c.strip() for c in body.strip().strip("|").split("|")]
+            if len(cells) > 1 and re.fullmatch(r"#?\d{1,4}[.)]?|[a-z][.)]", cells[0]):
+                cells = cells[1:]  # a row number is not part of the claim
             row = _Block()
             row.add(" | ".join(c for c in cells if c), number, col + (len(body) - len(body.lstrip())))
             yield row

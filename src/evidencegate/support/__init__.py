@@ -104,6 +104,13 @@ def check_support(
         return Support(True, "cited evidence shows " + _describe(facts))
     textual = [e for e in items if e.kind != "timestamp"]
     if not textual:
+        plain = re.sub(r"\b[A-Z]{2,}\b", " ", claim_text)  # acronyms (CNN, HAR) name the context, not the event
+        event_words = {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", " ".join(events_in(plain).values()))}
+        content = [t for t in ordered_terms(plain) if t not in _GENERIC_VERBS | _GENERIC_NOUNS | event_words]
+        instants = "\n".join(e.text for e in items)
+        worded = " ->" not in instants  # log lines say what happened; HAR summaries (METHOD URL -> STATUS) hardly do
+        if worded and len(content) >= 2 and not set(content) & terms(instants):  # one word alone may just name the context
+            return Support(False, "unsupported: nothing logged at the cited instant shares a term with the claim")
         return Support(True, "the cited instant is in the evidence")
     shared = terms(claim_text) & terms("\n".join(e.text for e in textual))
     if not shared:
@@ -123,12 +130,11 @@ def _quotes(facts: Facts, items: list[Evidence], union: str) -> str | None:
         if _norm(q) not in union:
             return f"quoted text '{q}' is not in the cited evidence"
     if facts.universal and facts.quotes:
-        for e in items:
-            if e.kind == "har" and len(e.items) > 1:
-                for n, item in enumerate(e.items):
-                    if any(_norm(q) not in _norm(item) for q in facts.quotes):
-                        return (f"the claim says every cited entry shows '{facts.quotes[0]}', "
-                                f"but cited entry {n + 1} of {len(e.items)} does not")
+        for group in _universal_groups(items):
+            for n, item in enumerate(group):
+                if any(_norm(q) not in _norm(item) for q in facts.quotes):
+                    return (f"the claim says every cited item shows '{facts.quotes[0]}', "
+                            f"but cited item {n + 1} of {len(group)} does not")
     return None
 
 
@@ -194,6 +200,11 @@ def _statuses(facts: Facts, items: list[Evidence]) -> str | None:
     return None
 
 
+_GENERIC_NOUNS = frozenset(stem(w) for w in (
+    "activity event events something anything thing things happened occurred recorded record logged log activity time "
+    "moment instant timestamp server system service first last earliest latest call calls capture captured run runs "
+    "request requests page load began start end arrived arrive came come received sent made issued seen observed hit "
+    "reached".split()))
 _GENERIC_VERBS = frozenset(stem(w) for w in (
     "appear appears appeared seen found recorded logged returned occurred occur happened shown show present contain contains "
     "observed reported request requests response responses entry entries line lines cited any".split()))
@@ -246,13 +257,21 @@ def _identifiers(facts: Facts, union: str, items: list[Evidence]) -> str | None:
         if name not in where:
             return f"the claim names {name}, which the cited evidence does not mention"
     if facts.universal:
-        for e in items:
-            if e.kind == "har" and len(e.items) > 1:
-                for n, item in enumerate(e.items, 1):
-                    for ident in facts.identifiers:
-                        if _probe(ident) not in _norm(item):
-                            return f"the claim says it holds for every cited item, but '{ident}' is not in cited item {n} of {len(e.items)}"
+        for group in _universal_groups(items):
+            for n, item in enumerate(group, 1):
+                for ident in facts.identifiers:
+                    if _probe(ident) not in _norm(item):
+                        return f"the claim says it holds for every cited item, but '{ident}' is not in cited item {n} of {len(group)}"
     return None
+
+
+def _universal_groups(items: list[Evidence]) -> list[tuple[str, ...]]:
+    """The separately cited items an "all"/"every" claim speaks of: HAR entries, and single cited lines."""
+    groups = [e.items for e in items if e.kind == "har" and len(e.items) > 1]
+    singles = tuple(e.items[0] for e in items if e.kind == "log" and len(e.items) == 1)
+    if len(singles) > 1:
+        groups.append(singles)
+    return groups
 
 
 _EVIDENCE_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+][\w.]+)?)")
@@ -285,8 +304,8 @@ def _evidence_numbers(items: list[Evidence]) -> list[Number]:
                 number = q.value
             out.append(Number(value, number, q if q and q.unit else None, frozenset(terms(key.replace(".", " ")))))
             continue
-        if e.kind == "timestamp":
-            continue
+        if e.kind in ("timestamp", "context"):
+            continue  # the whole environment is context for names, not a source of the claim's numbers
         out.extend(extract(e.text).numbers)
     return out
 

@@ -72,7 +72,8 @@ _ERRNO = frozenset(
 _TLDS = "com|net|org|io|dev|cloud|local|internal|example|lan|corp|edu|gov|co|us|uk|de|fr|jp|info|biz|app|ai|svc|cluster"
 _IDENTIFIERS = (
     re.compile(r"\bhttps?://[^\s)\]>'\"`,]+", re.I),
-    re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])"),
+    re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w.])"),
+    re.compile(r"(?<![\w.\-])(?:localhost|[a-z][a-z0-9\-]*(?:\.[a-z0-9\-]+)+):\d{2,5}\b", re.I),
     re.compile(r"(?<![\w.\-])(?=[\w-]*[a-z])[a-z0-9][\w-]*(?:\.[a-z0-9][\w-]*)*\.(?:" + _TLDS + r")(?![\w-])", re.I),
     re.compile(r"(?<![\w.\-])[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-])(?<=\d)", re.I),
     re.compile(r"\b[a-zA-Z_][\w$]*(?:\.[a-zA-Z_][\w$]*){2,}\b"),
@@ -88,10 +89,20 @@ _IDENTIFIERS = (
     re.compile(r"\b(?:" + "|".join(sorted(_ERRNO)) + r")\b"),
 )
 _VERSION = re.compile(r"(?<![\w.\-])v?(\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?)(?![\w.])|\b(?:version|release|build|v)\s?(\d+\.\d+)\b", re.I)
+_ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "WET": "+00:00", "BST": "+01:00",
+               "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
+               "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00"}
 _TIME = re.compile(
-    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(Z\b|UTC\b|GMT\b|[+-]\d{2}:?\d{2}\b)?"
+    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
+    r"(Z\b|UTC\b|GMT\b|[+-]\d{2}:?\d{2}\b|(?:" + "|".join(_ZONE_NAMES) + r")\b)?"
 )
-_NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]*\d)")
+_NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]{0,40}\d)")
+# "Entry 33 returned ...", "Line 349 shows ...": the number names the cited item; it is not a fact
+_REFERENCE_BEFORE = re.compile(
+    r"\b(?:entry|entries|line|lines|request|requests|row|rows|item|items|step|case|claim|attempt|page|part|phase|index|no\.?|number)"
+    r"\s?#?\s?$",
+    re.I,
+)
 _WORD_AFTER = re.compile(r"\s?(%|[A-Za-z][A-Za-z\-]*(?:/[A-Za-z]+)?)(?:\s([A-Za-z][A-Za-z\-]*))?")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z_\-]*)(?:\s(?:of|is|was|=|:|at|to|set to|reached))?\s?[=:]?\s?$")
 _LIST_AFTER = re.compile(r"\s?(?:,|and|&|or)\s?\d")
@@ -247,10 +258,14 @@ def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
     out: list[ClaimTime] = []
     spans: list[tuple[int, int]] = []
     for m in _TIME.finditer(text):
-        hh, mm, ss, frac, zone = m.groups()
-        if int(hh) > 23 or int(mm) > 59 or (ss and int(ss) > 59):
+        hh, mm, ss, frac, half, zone = m.groups()
+        hour = int(hh)
+        if hour > 23 or int(mm) > 59 or (ss and int(ss) > 59) or (half and not 1 <= hour <= 12):
             continue
-        seconds = int(hh) * 3600 + int(mm) * 60 + int(ss or 0) + (float("0." + frac) if frac else 0.0)
+        if half:
+            hour = hour % 12 + (12 if half.lower() == "p" else 0)
+        zone = _ZONE_NAMES.get(zone.upper(), zone) if zone else zone
+        seconds = hour * 3600 + int(mm) * 60 + int(ss or 0) + (float("0." + frac) if frac else 0.0)
         precision = 60.0 if ss is None else (1.0 if not frac else 0.001)
         if _APPROX.search(text[max(0, m.start() - 20) : m.start()]):
             precision = max(precision, 60.0)
@@ -280,6 +295,8 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
         if k >= 0 and m.start() < ends[k]:
             continue
         raw_number = m.group(0)
+        if _REFERENCE_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+            continue
         about: tuple[str, ...] = ()
         quoted = False
         if _LIST_AFTER.match(text, m.end()) or _LIST_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
