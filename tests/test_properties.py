@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import evidencegate
 from evidencegate.citations import find_citations
+from evidencegate.errors import FindingsError
 from evidencegate.extract import read_claims
 from evidencegate.extract.markdown import split_sentences
 
@@ -31,7 +32,11 @@ _SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress
 @_SETTINGS
 @given(_TEXT)
 def test_reader_never_crashes_and_is_deterministic(text: str) -> None:
-    first = read_claims(text)
+    try:
+        first = read_claims(text)
+    except FindingsError as exc:  # the documented input error (e.g. "[": JSON that does not parse), never a crash
+        assert "findings" in str(exc)
+        return
     assert first == read_claims(text)
     for claim in first:
         assert claim.text.strip()
@@ -60,7 +65,10 @@ def test_sentence_splitter_keeps_text_in_order(text: str) -> None:
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(_TEXT)
 def test_gate_never_crashes_on_the_example_bundle(text: str) -> None:
-    report = evidencegate.validate(text, EXAMPLE / "bundle")
+    try:
+        report = evidencegate.validate(text, EXAMPLE / "bundle")
+    except FindingsError:
+        return  # a one-line input error, not a crash
     again = evidencegate.validate(text, EXAMPLE / "bundle")
     assert report.to_dict() == again.to_dict()
     assert report.status.value in ("PASSED", "BLOCKED")

@@ -16,6 +16,7 @@ every case passed, 1 when any was blocked, 2 when any could not be run.
 
 from __future__ import annotations
 
+import signal
 import sys
 import traceback
 from collections.abc import Sequence
@@ -141,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (the console script passes it to ``sys.exit``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    if argv is None:  # a terminated run unwinds normally, so unpacked archives are removed
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     try:
         result = cli.main(args=args, prog_name="evidencegate", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -157,6 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EvidencegateError as exc:
         _error(str(exc))
         return EXIT_INPUT
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
     except Exception as exc:  # a bug: say so in one line, never a bare traceback
         if debug:
             traceback.print_exc()

@@ -57,7 +57,7 @@ _FILE = r"`?" + _START + r"(?P<path>(?:[\w.\-]+/)*[\w\-][\w.\-]*\w)`?"  # the ex
 _NUMS = r"(?P<start>\d{1,20})(?:\s?(?:-|–|—|to|through|thru)\s?(?P<end>\d{1,20}))?(?P<more>(?:\s?(?:,|and|&)\s?\d{1,20}(?!\d))*)"
 NATURAL = (
     # "demisto.log line 4521", "demisto.log, lines 156-178", "demisto.log (line 4521)", "demisto.log at line 45"
-    re.compile(_FILE + r",?\s(?P<paren>\()?(?:at\s|on\s)?lines?\s#?" + _NUMS + r"(?(paren)\)?)", re.I),
+    re.compile(_FILE + r",?\s(?P<paren>\()?(?:at\s|on\s)?(?:lines?\s#?|L(?=\d))" + _NUMS + r"(?(paren)\)?)", re.I),
     # "line 4521 of demisto.log", "lines 156–178 in access.log"
     re.compile(r"\blines?\s#?" + _NUMS + r"\s(?:of|in|from|within)\s(?:the\s)?(?:file\s)?" + _FILE, re.I),
 )

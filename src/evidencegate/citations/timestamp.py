@@ -1,7 +1,8 @@
 """Format 3, ``timestamp`` — an instant that some evidence in the bundle must carry.
 
 Canonical: ``timestamp:2026-01-15T10:30:45Z``, ``timestamp:2026-01-15T10:30:45Z±5s``.
-Variants: ``time:10:30:45`` (a time of day, compared as written in the evidence), ``+/-5s``,
+Variants: ``time:10:30:45`` (a time of day in UTC, or in ``assume_tz``; evidence instants are
+converted before comparing), ``+/-5s``,
 ``±500ms``, ``±2m``, offsets (``+02:00``), fractional seconds, and a bare ISO-8601 instant with date
 and time anywhere in a claim (``at 2026-01-15T10:30:45Z``).
 
@@ -60,7 +61,7 @@ def _window(value: str, tol: float, tz: dt.tzinfo) -> tuple[Window | None, str]:
     if m:
         hh, mm, ss, frac = m.groups()
         try:
-            t = dt.datetime(2000, 1, 1, int(hh), int(mm), int(ss or 0), int((frac or "0").ljust(6, "0")), tzinfo=dt.UTC)
+            t = dt.datetime(2000, 1, 1, int(hh), int(mm), int(ss or 0), int((frac or "0").ljust(6, "0")), tzinfo=tz)
         except ValueError:
             return None, f"'{value}' is not a valid time of day"
         return Window(t, tolerance, time_only=True), ""
@@ -131,7 +132,8 @@ def _scan(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
         if window.time_only:
             c = window.center
             target = c.hour * 3600 + c.minute * 60 + c.second + c.microsecond / 1e6
-            diff = np.abs(doc.times_of_day() - target)
+            offset = (c.utcoffset() or dt.timedelta(0)).total_seconds()
+            diff = np.abs((doc.instants() + offset) % 86400 - target)
             diff = np.minimum(diff, 86400 - diff)
             reach = window.tolerance.total_seconds() + 0.999
         else:

@@ -141,10 +141,10 @@ def check(ctx: RuleContext) -> list[Found]:
             if found is None:
                 continue
             bound_q, bound_where = found
+        holds = [q.value > bound_q.value if rule["holds"] == "observed > bound" else q.value >= bound_q.value for _, q, _ in observed]
+        if any(holds):
+            continue  # one stated quantity explains the effect; others may describe another time
         for view, q, _raw in observed:
-            ok = q.value > bound_q.value if rule["holds"] == "observed > bound" else q.value >= bound_q.value
-            if ok:
-                continue
             ids = list(dict.fromkeys([effect[0].id, view.id] + ([bounds[0][0].id] if bounds else [])))
             detail = rule["detail"].format(observed=_show(q), bound=_show(bound_q))
             out.append(Found(ContradictionFinding(rule="causal", claims=ids, detail=f"{detail} ({rule['id']})",

@@ -100,7 +100,7 @@ class Bundle:
             self.root.mkdir()
             try:
                 self.rejected.update(unpack(real, self.root, self.limits))
-            except BundleError:
+            except BaseException:  # a limit, a corrupt archive, Ctrl-C: never leave unpacked evidence behind
                 remove(self._private)
                 raise
             paths = self._walk(self.root)

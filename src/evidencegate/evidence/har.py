@@ -216,10 +216,21 @@ def _entry(index: int, e: Any) -> HarEntry:
         number=index,
         method=str(request.get("method", "?")),
         url=str(request.get("url", "?")),
-        status=status if isinstance(status, int) and not isinstance(status, bool) else None,
+        status=_status(status),
         status_text=str(response.get("statusText") or ""),
         started=str(e.get("startedDateTime") or ""),
         time_ms=float(time) if isinstance(time, int | float) and not isinstance(time, bool) else None,
         error=str(error),
         raw=e,
     )
+
+
+def _status(value: Any) -> int | None:
+    """An HTTP status: an integer, or a string of digits ("429"); anything else is no status."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None

@@ -301,8 +301,8 @@ class Window:
     time_only: bool = False
 
     def contains(self, stamp: Stamp) -> bool:
-        if self.time_only:
-            a = stamp.instant
+        if self.time_only:  # a time of day in the citation's zone (assume_tz): evidence instants are converted
+            a = stamp.instant.astimezone(self.center.tzinfo)
             secs = a.hour * 3600 + a.minute * 60 + a.second + a.microsecond / 1e6
             c = self.center
             target = c.hour * 3600 + c.minute * 60 + c.second + c.microsecond / 1e6
@@ -319,7 +319,7 @@ class Window:
 
     def distance(self, stamp: Stamp) -> float:
         """Seconds between ``stamp`` and the window's centre (time of day only, or ignoring a missing year)."""
-        a = stamp.instant
+        a = stamp.instant.astimezone(self.center.tzinfo) if self.time_only else stamp.instant
         if self.time_only or not stamp.has_year:
             c = self.center if self.time_only else self.center.astimezone(a.tzinfo)
             diff = abs((a.hour * 3600 + a.minute * 60 + a.second + a.microsecond / 1e6)
@@ -436,7 +436,7 @@ def find_in_lines(lf: LineFile, window: Window, tz: dt.tzinfo, limit: int = 1) -
     for fid in times.formats:
         fmt = FORMAT_BY_ID[fid]
         zones = times.offsets if fmt.zoned else (tz,)
-        if fid == "epoch" or window.time_only:
+        if fid == "epoch":
             zones = (dt.UTC,)
         for zone in zones:
             for t in window.seconds(zone):

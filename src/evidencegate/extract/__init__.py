@@ -48,7 +48,13 @@ def load_findings(path: str | Path) -> str:
         raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return raw.decode("utf-16", errors="replace")
-    return raw.decode("utf-8-sig", errors="replace")
+    if b"\x00" in raw[:65536]:
+        raise FindingsError("findings are not text (binary data)", p)
+    text = raw.decode("utf-8-sig", errors="replace")
+    sample = text[:65536]
+    if sample and sample.count("\ufffd") > max(8, len(sample) // 20):
+        raise FindingsError("findings are not UTF-8 text (mostly undecodable bytes)", p)
+    return text
 
 
 def read_claims(text: str, scope: Scope | None = None, source: str = "findings") -> list[Claim]:
@@ -57,7 +63,9 @@ def read_claims(text: str, scope: Scope | None = None, source: str = "findings")
     if stripped[:1] in ("[", "{"):
         try:
             data = orjson.loads(stripped)
-        except orjson.JSONDecodeError:
+        except orjson.JSONDecodeError as exc:
+            if not re.search(r"[A-Za-z]{2}", stripped[:65536]):
+                raise FindingsError(f"findings look like JSON but do not parse ({exc})", source) from None
             data = None
         if data is not None:
             return _structured(data, scope, source)
@@ -121,6 +129,9 @@ def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
     elif isinstance(data, dict) and isinstance(data.get("claims"), list):
         items = data["claims"]
     elif isinstance(data, dict) and ("validated_claims" in data or "non_validated_claims" in data):
+        for key in ("validated_claims", "non_validated_claims"):
+            if data.get(key) is not None and not isinstance(data[key], list):
+                raise FindingsError(f"'{key}' must be a list of claims, not a {type(data[key]).__name__}", source)
         items = list(data.get("validated_claims") or []) + list(data.get("non_validated_claims") or [])
     else:
         raise FindingsError(
@@ -128,6 +139,7 @@ def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
             source,
         )
     claims: list[Claim] = []
+    seen_ids: set[str] = set()
     for index, item in enumerate(items, 1):
         given: Any = None
         extra: list[str] = []
@@ -150,6 +162,9 @@ def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
             else:
                 refs.append(CitationRef("unknown", cited, -1, -1, {}, f"'{cited}' matches none of the seven citation formats"))
         claim_id = str(given) if given is not None else f"c{index}"
+        if claim_id in seen_ids:
+            raise FindingsError(f"claim id '{claim_id}' is used twice", source)
+        seen_ids.add(claim_id)
         claims.append(Claim(claim_id, text, tuple(refs), 0, 0, is_unverified(text)))
     return claims
 

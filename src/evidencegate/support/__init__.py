@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from ..evidence import Bundle
 from ..evidence.timestamps import stamps_in
 from ..model import Claim, Evidence
-from ..text import ordered_terms, parse_quantity, same_number, stem, terms, unit_from_key
+from ..text import ordered_terms, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
 from .events import conflict, events_in
 from .facts import ClaimTime, Facts, Number, extract, split_negation
 
@@ -295,7 +295,7 @@ def _evidence_numbers(items: list[Evidence]) -> list[Number]:
         if e.kind in ("config", "env"):
             key, _, value = e.text.partition(" = ") if " = " in e.text else e.text.partition(": ")
             unit = unit_from_key(key)
-            q = parse_quantity(f"{value} {unit}") if unit else parse_quantity(value)
+            q = size_from_key(key, value) or (parse_quantity(f"{value} {unit}") if unit else parse_quantity(value))
             try:
                 number = float(value.replace(",", ""))
             except ValueError:
@@ -321,7 +321,8 @@ def _numbers(facts: Facts, items: list[Evidence]) -> str | None:
         equal = _close if n.approx else same_number
         if n.quantity is not None:
             q = n.quantity
-            if any(s.quantity and s.quantity.unit == q.unit and equal(s.quantity.value, q.value) for s in seen):
+            if any(s.quantity and (same_quantity(s.quantity, q) if not n.approx else s.quantity.unit == q.unit
+                                   and equal(s.quantity.value, q.value)) for s in seen):
                 continue
             if any(equal(s.value, n.value) for s in seen):
                 continue
