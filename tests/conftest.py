@@ -10,6 +10,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "rate-limit"
 CORPUS = Path(os.environ.get("EVIDENCEGATE_CORPUS", ROOT.parent / "shared" / "corpus"))
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def golden(name: str, text: str) -> None:
+    """Compare ``text`` with tests/golden/NAME; EVIDENCEGATE_UPDATE_GOLDEN=1 rewrites it instead."""
+    path = GOLDEN / name
+    if os.environ.get("EVIDENCEGATE_UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"golden file {name} missing: rerun with EVIDENCEGATE_UPDATE_GOLDEN=1"
+    assert text == path.read_text(encoding="utf-8")
 
 
 @pytest.fixture

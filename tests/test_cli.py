@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +11,8 @@ import pytest
 
 from evidencegate.cli import main
 
-from .conftest import ROOT
+from .conftest import ROOT, golden
 
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("EVIDENCEGATE_UPDATE_GOLDEN") == "1"
 FINDINGS = "examples/rate-limit/findings.md"
 BUNDLE = "examples/rate-limit/bundle"
 
@@ -26,12 +23,6 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if UPDATE:
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"golden file {name} missing: rerun with EVIDENCEGATE_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8")
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import json
-import os
 import runpy
 from pathlib import Path
 from typing import Any
@@ -32,10 +31,8 @@ from evidencegate.sources import (
 from evidencegate.sources.cli import sources_command
 from evidencegate.sources.evidence import has_data
 
-from .conftest import ROOT
+from .conftest import ROOT, golden
 
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("EVIDENCEGATE_UPDATE_GOLDEN") == "1"
 EXAMPLE = ROOT / "examples" / "pipeline"
 DATA_KEYS = builtin_rules().data_keys
 
@@ -325,12 +322,6 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if UPDATE:
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"golden file {name} missing: rerun with EVIDENCEGATE_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("fmt", ["json", "text"])

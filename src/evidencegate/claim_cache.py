@@ -39,7 +39,8 @@ class ClaimCache:
     def __init__(self, bundle: Bundle, opts: Options) -> None:
         self.bundle = bundle
         self.root = bundle.index_cache.root
-        files = sorted((f.rel, f.size, f.path.stat().st_mtime_ns, f.path.stat().st_ino) for f in bundle.files.values())
+        stats = {f.rel: f.path.stat() for f in bundle.files.values()}
+        files = sorted((rel, st.st_size, st.st_mtime_ns, st.st_ino) for rel, st in stats.items())
         day = (opts.now or dt.datetime.now(dt.UTC)).date().isoformat()
         settings = opts.model_dump(mode="json", exclude={"now"})
         self.name = f"claims-{_digest([__version__, str(bundle.root), bundle.shown(), files, settings, day])}.json"

@@ -96,10 +96,10 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mappin
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
     cache = ClaimCache(bundle, opts) if registry is REGISTRY and not opts.jira_url else None  # live JIRA: per run only
-    pending = [c for c in claims if cache is None or cache.get(c) is None]
-    _prepare(pending, bundle, opts, progress)
+    hits = {c.id: cache.get(c) for c in claims} if cache is not None else {}
+    _prepare([c for c in claims if hits.get(c.id) is None], bundle, opts, progress)
     for claim in claims:
-        view, extra = _check_claim(claim, bundle, opts, registry, cache)
+        view, extra = _check_claim(claim, bundle, opts, registry, cache, hits.get(claim.id))
         views.append(view)
         warnings.extend(w for w in extra if w not in warnings)
     if cache is not None:
@@ -166,9 +166,10 @@ def check_claims(
 
 
 def _check_claim(
-    claim: Claim, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat], cache: ClaimCache | None = None
+    claim: Claim, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat], cache: ClaimCache | None = None,
+    hit: tuple[ClaimResult, list[str], tuple[Evidence, ...], str] | None = None,
 ) -> tuple[ClaimView, list[str]]:
-    hit = cache.get(claim) if cache is not None else None
+    """One claim's view: from the claim cache when ``hit`` holds its stored verdict, else checked now."""
     if hit is not None:
         result, warnings, evidence, stripped = hit
     else:
