@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import evidencegate
+import citeproof
 
 INPUTS: dict[str, Callable[[int], str]] = {
     "letters": lambda n: "a" * n,
@@ -42,7 +42,7 @@ INPUTS: dict[str, Callable[[int], str]] = {
 
 def time_one(text: str, bundle: Path) -> float:
     start = time.perf_counter()
-    evidencegate.validate(text, bundle, use_cache=False)
+    citeproof.validate(text, bundle, use_cache=False)
     return time.perf_counter() - start
 
 

@@ -1,16 +1,16 @@
-"""Benchmark: evidencegate against one grep pass and the naive per-citation method, in one go.
+"""Benchmark: citeproof against one grep pass and the naive per-citation method, in one go.
 
     python benchmarks/generate.py            # once: ~2.3 GB log + HAR (minified and pretty) + findings
     python benchmarks/run.py [--data benchmarks/data] [--naive-sample 10]
 
 For each HAR variant it runs, on the same machine and page cache:
   * ``grep -c 429`` over the log and the HAR (one sequential pass: the baseline);
-  * ``evidencegate check`` cold (empty index cache) and warm (second run, cache filled);
+  * ``citeproof check`` cold (empty index cache) and warm (second run, cache filled);
   * the seed document's naive method (``test -f``, ``wc -l``, ``sed -n 'Np' | grep``, ``jq`` per
     citation) on a sample of citations of each kind, extrapolated to all of them.
-It checks every evidencegate answer against expected.json and prints the times, the ratios to the
+It checks every citeproof answer against expected.json and prints the times, the ratios to the
 grep pass, and the peak private memory (RssAnon, which leaves out the file pages a memory map shares
-with the page cache) of the evidencegate process.
+with the page cache) of the citeproof process.
 """
 
 from __future__ import annotations
@@ -99,8 +99,8 @@ def main() -> None:
         grep_cmd = ["grep", "-c", "429", str(bundle / "server.log"), str(bundle / "capture.har")]
         grep_s = min(run_timed(grep_cmd)[0] for _ in range(2))  # the first pass also warms the page cache
         with tempfile.TemporaryDirectory() as cache:
-            env = {**os.environ, "EVIDENCEGATE_CACHE_DIR": cache}
-            cmd = [sys.executable, "-m", "evidencegate.cli", "check", str(case / "findings.md"), "--evidence", str(bundle), "-f", "json"]
+            env = {**os.environ, "CITEPROOF_CACHE_DIR": cache}
+            cmd = [sys.executable, "-m", "citeproof.cli", "check", str(case / "findings.md"), "--evidence", str(bundle), "-f", "json"]
             cold_s, cold_mem, out = run_timed(cmd, env)
             warm_s, warm_mem, out_warm = run_timed(cmd, env)
         report = json.loads(out)
@@ -108,7 +108,7 @@ def main() -> None:
         actual = {c["id"]: c["status"] for c in report["claims"]}
         wrong = {k: (v, actual.get(k)) for k, v in expected.items() if actual.get(k) != v}
         same = json.loads(out_warm) == report
-        startup_s = min(run_timed([sys.executable, "-c", "import evidencegate.cli"])[0] for _ in range(3))
+        startup_s = min(run_timed([sys.executable, "-c", "import citeproof.cli"])[0] for _ in range(3))
         findings = (case / "findings.md").read_text().splitlines()
         naive_s, sampled = naive(case, [f for f in findings if f.startswith("- ")], args.naive_sample)
         print(f"\n== {variant} HAR ==  log {sizes['server.log'] / 1e9:.2f} GB, HAR {sizes['capture.har'] / 1e6:.0f} MB, "
@@ -116,9 +116,9 @@ def main() -> None:
         shown = f"; wrong: {dict(list(wrong.items())[:5])}" if wrong else ""
         print(f"answers: {len(expected) - len(wrong)}/{len(expected)} right{shown}; warm report identical to cold: {same}")
         print(f"grep -c pass         {grep_s:8.2f} s   1.00x")
-        print(f"evidencegate cold    {cold_s:8.2f} s   {cold_s / grep_s:5.2f}x grep   peak RssAnon {cold_mem / 1024:6.0f} MB")
-        print(f"evidencegate warm    {warm_s:8.2f} s   {warm_s / grep_s:5.2f}x grep   peak RssAnon {warm_mem / 1024:6.0f} MB")
-        print(f"python + imports     {startup_s:8.2f} s   (python -c 'import evidencegate.cli': the floor of any run)")
+        print(f"citeproof cold    {cold_s:8.2f} s   {cold_s / grep_s:5.2f}x grep   peak RssAnon {cold_mem / 1024:6.0f} MB")
+        print(f"citeproof warm    {warm_s:8.2f} s   {warm_s / grep_s:5.2f}x grep   peak RssAnon {warm_mem / 1024:6.0f} MB")
+        print(f"python + imports     {startup_s:8.2f} s   (python -c 'import citeproof.cli': the floor of any run)")
         print(f"naive per-citation   {naive_s:8.2f} s   {naive_s / grep_s:5.2f}x grep   (extrapolated from {sampled} sampled citations)")
         print(f"naive / cold         {naive_s / cold_s:8.1f}x")
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import evidencegate
-from evidencegate.model import Report
+import citeproof
+from citeproof.model import Report
 
 CASES = Path(__file__).parent / "cases"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(os.environ.get("CITEPROOF_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus")
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def options(case: Path) -> dict[str, Any]:
 
 def run_case(case: Path, workdir: Path) -> tuple[Report, list[Outcome]]:
     bundle = build_bundle(case, workdir)
-    report = evidencegate.validate(case / "findings.md", bundle, **options(case))
+    report = citeproof.validate(case / "findings.md", bundle, **options(case))
     return report, match(labels(case), report)
 
 

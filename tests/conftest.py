@@ -9,16 +9,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "rate-limit"
-CORPUS = Path(os.environ.get("EVIDENCEGATE_CORPUS", ROOT.parent / "shared" / "corpus"))
+CORPUS = Path(os.environ.get("CITEPROOF_CORPUS", ROOT.parent / "shared" / "corpus"))
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def golden(name: str, text: str) -> None:
-    """Compare ``text`` with tests/golden/NAME; EVIDENCEGATE_UPDATE_GOLDEN=1 rewrites it instead."""
+    """Compare ``text`` with tests/golden/NAME; CITEPROOF_UPDATE_GOLDEN=1 rewrites it instead."""
     path = GOLDEN / name
-    if os.environ.get("EVIDENCEGATE_UPDATE_GOLDEN") == "1":
+    if os.environ.get("CITEPROOF_UPDATE_GOLDEN") == "1":
         path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"golden file {name} missing: rerun with EVIDENCEGATE_UPDATE_GOLDEN=1"
+    assert path.exists(), f"golden file {name} missing: rerun with CITEPROOF_UPDATE_GOLDEN=1"
     assert text == path.read_text(encoding="utf-8")
 
 
@@ -26,7 +26,7 @@ def golden(name: str, text: str) -> None:
 def corpus() -> Path:
     """The public corpus folder; tests using it are skipped when it is absent."""
     if not CORPUS.is_dir():
-        pytest.skip(f"public evidence corpus not found at {CORPUS} (set EVIDENCEGATE_CORPUS)")
+        pytest.skip(f"public evidence corpus not found at {CORPUS} (set CITEPROOF_CORPUS)")
     return CORPUS
 
 
@@ -57,4 +57,4 @@ def make_bundle(tmp_path: Path):  # type: ignore[no-untyped-def]
 @pytest.fixture(autouse=True, scope="session")
 def _private_index_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Tests never touch the user's cache directory."""
-    os.environ["EVIDENCEGATE_CACHE_DIR"] = str(tmp_path_factory.mktemp("index-cache"))
+    os.environ["CITEPROOF_CACHE_DIR"] = str(tmp_path_factory.mktemp("index-cache"))

@@ -1,4 +1,4 @@
-"""Print the claim-level accuracy of evidencegate on the labelled case corpus.
+"""Print the claim-level accuracy of citeproof on the labelled case corpus.
 
     python -m tests.score_cases [-v]
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import evidencegate
-from evidencegate.cli import main
-from evidencegate.evidence.cache import IndexCache
-from evidencegate.evidence.lines import LineFile
+import citeproof
+from citeproof.cli import main
+from citeproof.evidence.cache import IndexCache
+from citeproof.evidence.lines import LineFile
 
 from .conftest import EXAMPLE
 
@@ -20,7 +20,7 @@ from .conftest import EXAMPLE
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "cache"
-    monkeypatch.setenv("EVIDENCEGATE_CACHE_DIR", str(root))
+    monkeypatch.setenv("CITEPROOF_CACHE_DIR", str(root))
     return root
 
 
@@ -55,10 +55,10 @@ def test_cache_inside_the_bundle_is_never_used(tmp_path: Path) -> None:
 
 
 def test_validation_with_and_without_cache_agree(tmp_path: Path, cache: Path) -> None:
-    first = evidencegate.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle").to_dict()
+    first = citeproof.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle").to_dict()
     assert any(cache.iterdir())
-    second = evidencegate.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle").to_dict()
-    uncached = evidencegate.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle", use_cache=False).to_dict()
+    second = citeproof.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle").to_dict()
+    uncached = citeproof.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle", use_cache=False).to_dict()
     assert first == second == uncached
 
 
@@ -107,4 +107,4 @@ def test_batch_exit_codes(tmp_path: Path, cache: Path, capsys: pytest.CaptureFix
     _case(cases, "second", "- The vendor API limit is 100 requests per minute.\n")
     assert main(["batch", str(cases)]) == 1
     capsys.readouterr()
-    assert os.environ["EVIDENCEGATE_CACHE_DIR"] == str(cache)
+    assert os.environ["CITEPROOF_CACHE_DIR"] == str(cache)

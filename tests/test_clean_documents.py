@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-import evidencegate
+import citeproof
 
 from .case_corpus import CORPUS, build_bundle, case_dirs, labels, needs_corpus, options
 
 
 def clean_document(case: Path, bundle: Path) -> str:
     """The case's verified claims, each as a bullet, in reading order."""
-    report = evidencegate.validate(case / "findings.md", bundle, **options(case))
+    report = citeproof.validate(case / "findings.md", bundle, **options(case))
     good = [" ".join(lab.text.split()) for lab in labels(case) if lab.status == "verified" and not lab.known_gap]
     keep = [c.claim for c in report.claims if any(" ".join(c.claim.split()).startswith(g) for g in good)]
     notes = [line for line in (case / "findings.md").read_text(encoding="utf-8").splitlines() if line.startswith("[^")]
@@ -30,7 +30,7 @@ def test_correct_claims_alone_pass_without_contradictions(case: Path, tmp_path: 
         pytest.skip(f"public evidence corpus not found at {CORPUS}")
     bundle = build_bundle(case, tmp_path)
     text = clean_document(case, bundle)
-    report = evidencegate.validate(text, bundle, **options(case))
+    report = citeproof.validate(text, bundle, **options(case))
     assert report.total_claims >= 3, text
     assert report.contradiction_findings == [], [f.detail for f in report.contradiction_findings]
     assert report.status.value == "PASSED", [(c.id, c.status.value, c.reason) for c in report.claims if not c.validated]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evidencegate.cli import main
+from citeproof.cli import main
 
 from .conftest import ROOT, golden
 
@@ -83,13 +83,13 @@ def test_threshold_option_changes_the_verdict(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["check", "missing.md", "--evidence", BUNDLE], "evidencegate: error: missing.md: cannot read findings"),
-        (["check", FINDINGS, "--evidence", "no/such/bundle"], "evidencegate: error: no/such/bundle: evidence bundle not found"),
+        (["check", "missing.md", "--evidence", BUNDLE], "citeproof: error: missing.md: cannot read findings"),
+        (["check", FINDINGS, "--evidence", "no/such/bundle"], "citeproof: error: no/such/bundle: evidence bundle not found"),
         (["check", FINDINGS, "--evidence", BUNDLE, "--threshold", "1.5"],
-         "evidencegate: error: threshold: Input should be less than or equal to 1"),
-        (["check", FINDINGS, "--evidence", BUNDLE, "--assume-tz", "Mars/Base"], "evidencegate: error: assume_tz: Value error, must be UTC"),
-        (["check", FINDINGS], "evidencegate: error: Missing option '--evidence'"),
-        (["nope"], "evidencegate: error: No such command 'nope'"),
+         "citeproof: error: threshold: Input should be less than or equal to 1"),
+        (["check", FINDINGS, "--evidence", BUNDLE, "--assume-tz", "Mars/Base"], "citeproof: error: assume_tz: Value error, must be UTC"),
+        (["check", FINDINGS], "citeproof: error: Missing option '--evidence'"),
+        (["nope"], "citeproof: error: No such command 'nope'"),
     ],
 )
 def test_input_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -103,7 +103,7 @@ def test_bad_config_file_names_the_file(capsys: pytest.CaptureFixture[str], tmp_
     cfg = tmp_path / "eg.yaml"
     cfg.write_text("threshold: [1\n", encoding="utf-8")
     code, _, err = run(capsys, "check", FINDINGS, "--evidence", BUNDLE, "--config", str(cfg))
-    assert code == 2 and err.startswith(f"evidencegate: error: {cfg}: not valid YAML")
+    assert code == 2 and err.startswith(f"citeproof: error: {cfg}: not valid YAML")
     cfg.write_text("threshhold: 0.5\n", encoding="utf-8")
     code, _, err = run(capsys, "check", FINDINGS, "--evidence", BUNDLE, "--config", str(cfg))
     assert code == 2 and "threshhold: Extra inputs are not permitted" in err
@@ -111,7 +111,7 @@ def test_bad_config_file_names_the_file(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_config_file_sets_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     cfg = tmp_path / "eg.toml"
-    cfg.write_text("[tool.evidencegate]\nthreshold = 0.6\n", encoding="utf-8")
+    cfg.write_text("[tool.citeproof]\nthreshold = 0.6\n", encoding="utf-8")
     findings = tmp_path / "partly.md"
     findings.write_text(PARTLY, encoding="utf-8")
     code, out, _ = run(capsys, "check", str(findings), "--evidence", BUNDLE, "--config", str(cfg), "-f", "json")
@@ -120,7 +120,7 @@ def test_config_file_sets_options(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 def test_console_script_runs_as_a_process() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "evidencegate.cli", "check", FINDINGS, "--evidence", BUNDLE, "-f", "json"],
+        [sys.executable, "-m", "citeproof.cli", "check", FINDINGS, "--evidence", BUNDLE, "-f", "json"],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )
     assert proc.returncode == 1, proc.stderr
@@ -129,4 +129,4 @@ def test_console_script_runs_as_a_process() -> None:
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--version")
-    assert code == 0 and out.startswith("evidencegate, version ")
+    assert code == 0 and out.startswith("citeproof, version ")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate.contradictions import REGISTRY
+import citeproof
+from citeproof.contradictions import REGISTRY
 
 LOG = "\n".join(
     [
@@ -48,11 +48,11 @@ def bundle(make_bundle: Any) -> Path:
     )
 
 
-def run(text: str, bundle: Path) -> evidencegate.Report:
-    return evidencegate.validate(text, bundle)
+def run(text: str, bundle: Path) -> citeproof.Report:
+    return citeproof.validate(text, bundle)
 
 
-def rules(report: evidencegate.Report) -> list[str]:
+def rules(report: citeproof.Report) -> list[str]:
     return [f.rule for f in report.contradiction_findings]
 
 

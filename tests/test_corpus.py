@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate import ClaimResult, ClaimStatus, Verdict
+import citeproof
+from citeproof import ClaimResult, ClaimStatus, Verdict
 
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 
@@ -43,7 +43,7 @@ def bundle_of(corpus: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def claim(text: str, bundle: Path, **options: Any) -> ClaimResult:
     options.setdefault("now", NOW)
-    report = evidencegate.validate(text, bundle, **options)
+    report = citeproof.validate(text, bundle, **options)
     assert len(report.claims) == 1, [c.claim for c in report.claims]
     return report.claims[0]
 
@@ -170,7 +170,7 @@ def test_chrome51_insecure_response(bundle_of) -> None:  # type: ignore[no-untyp
 
 def test_not_json_har(bundle_of) -> None:  # type: ignore[no-untyped-def]
     bundle = bundle_of("har/harviewer/not-json.har")
-    report = evidencegate.validate("The page returned HTTP 200 (not-json.har:entry-1).", bundle, now=NOW)
+    report = citeproof.validate("The page returned HTTP 200 (not-json.har:entry-1).", bundle, now=NOW)
     result = report.claims[0]
     assert result.status is MISSING
     assert "not valid JSON" in result.reason

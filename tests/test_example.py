@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import evidencegate
+import citeproof
 
 EXPECTED = {
     "c1": "verified", "c2": "verified", "c3": "verified", "c4": "verified",
@@ -20,7 +20,7 @@ EXPECTED = {
 
 
 def test_example_statuses(example: Path) -> None:
-    report = evidencegate.validate(example / "findings.md", example / "bundle")
+    report = citeproof.validate(example / "findings.md", example / "bundle")
     assert {c.id: c.status.value for c in report.claims} == EXPECTED
     assert report.status.value == "BLOCKED"
     assert report.verification_rate == round(10 / 15, 3)
@@ -31,7 +31,7 @@ def test_example_statuses(example: Path) -> None:
 
 
 def test_example_recovery_is_specific(example: Path) -> None:
-    report = evidencegate.validate(example / "findings.md", example / "bundle")
+    report = citeproof.validate(example / "findings.md", example / "bundle")
     by_id = {c.id: c for c in report.claims}
     assert by_id["c7"].citations[0].suggestion == "demisto.log:349"
     assert any("entry-19" in r and "off by one" in r for r in by_id["c5"].recovery)
@@ -41,7 +41,7 @@ def test_example_recovery_is_specific(example: Path) -> None:
 
 def test_claim_positions_point_into_the_findings(example: Path) -> None:
     text = (example / "findings.md").read_text(encoding="utf-8").splitlines()
-    report = evidencegate.validate(example / "findings.md", example / "bundle")
+    report = citeproof.validate(example / "findings.md", example / "bundle")
     for claim in report.claims:
         line = text[claim.line - 1]
         assert line[claim.column - 1 :].startswith(claim.claim[:20]), (claim.id, line)

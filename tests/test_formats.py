@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate import ClaimResult, ClaimStatus, Report, Verdict
+import citeproof
+from citeproof import ClaimResult, ClaimStatus, Report, Verdict
 
 # A fixed "validation time" so that 2026 evidence is never "in the future" and results never drift.
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
@@ -34,7 +34,7 @@ REFUTED = (UNSUPPORTED, CONTRADICTED)
 
 def check(findings: str, bundle: Path, **options: Any) -> Report:
     options.setdefault("now", NOW)
-    return evidencegate.validate(findings, bundle, **options)
+    return citeproof.validate(findings, bundle, **options)
 
 
 def only(report: Report) -> ClaimResult:

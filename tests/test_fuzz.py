@@ -11,10 +11,10 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evidencegate.evidence import Bundle
-from evidencegate.evidence.har_index import build
-from evidencegate.evidence.lines import LineFile
-from evidencegate.evidence.structured import load, lookup
+from citeproof.evidence import Bundle
+from citeproof.evidence.har_index import build
+from citeproof.evidence.lines import LineFile
+from citeproof.evidence.structured import load, lookup
 
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 JSON = st.recursive(
@@ -24,7 +24,7 @@ JSON = st.recursive(
 )
 
 
-_ROOT = tempfile.mkdtemp(prefix="evidencegate-fuzz-")  # one folder for the whole run
+_ROOT = tempfile.mkdtemp(prefix="citeproof-fuzz-")  # one folder for the whole run
 
 
 def _write(tmp: Path, name: str, data: bytes) -> Path:

@@ -10,8 +10,8 @@ from typing import Any
 import orjson
 import pytest
 
-from evidencegate.evidence import har as har_module
-from evidencegate.evidence.har_index import build
+from citeproof.evidence import har as har_module
+from citeproof.evidence.har_index import build
 
 TRICKY = [
     'a "quoted" value with \\\\ backslashes \\\\\\" and {braces} [brackets]',
@@ -72,7 +72,7 @@ def test_index_rejects_malformed_json(corpus: Path) -> None:
 
 
 def test_large_capture_path_gives_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import evidencegate
+    import citeproof
 
     bundle = tmp_path / "bundle"
     bundle.mkdir()
@@ -83,8 +83,8 @@ def test_large_capture_path_gives_the_same_report(tmp_path: Path, monkeypatch: p
         "- A request was made at timestamp:2026-01-15T10:00:07.007Z (capture.har:entry-8).\n"
         "- Entry 99 exists (capture.har:entry-99).\n"
     )
-    whole = evidencegate.validate(findings, bundle, use_cache=False).to_dict()
+    whole = citeproof.validate(findings, bundle, use_cache=False).to_dict()
     monkeypatch.setattr(har_module, "PARSE_WHOLE_BYTES", 0)
-    indexed = evidencegate.validate(findings, bundle, use_cache=False).to_dict()
+    indexed = citeproof.validate(findings, bundle, use_cache=False).to_dict()
     assert indexed == whole
     assert [c["status"] for c in whole["claims"]] == ["verified", "contradicted", "verified", "missing_evidence"]

@@ -1,4 +1,4 @@
-"""`evidencegate hook`: real Claude Code payloads and transcripts fed to the hook process.
+"""`citeproof hook`: real Claude Code payloads and transcripts fed to the hook process.
 
 Every answer must follow the hook protocol: exit 0 always; block = one JSON object with
 decision "block" and a reason under 10,000 characters; allow = no output (or only a systemMessage).
@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import evidencegate
-from evidencegate import cli as main_cli
-from evidencegate.integrations import hook as hook_module
-from evidencegate.integrations.hook import HookSettings, is_findings, run_hook
-from evidencegate.integrations.hook_input import last_assistant_text, parse_payload
-from evidencegate.integrations.hook_protocol import MAX_REASON_CHARS
-from evidencegate.integrations.validator_hook import ClaimValidatorHook
+import citeproof
+from citeproof import cli as main_cli
+from citeproof.integrations import hook as hook_module
+from citeproof.integrations.hook import HookSettings, is_findings, run_hook
+from citeproof.integrations.hook_input import last_assistant_text, parse_payload
+from citeproof.integrations.hook_protocol import MAX_REASON_CHARS
+from citeproof.integrations.validator_hook import ClaimValidatorHook
 
 from .conftest import EXAMPLE
 
@@ -31,14 +31,14 @@ BUNDLE = EXAMPLE / "bundle"
 GOOD = "## Findings\n- The vendor answered 'HTTP 429 Too Many Requests' (demisto.log:298).\n- The server runs XSOAR (env:product=XSOAR).\n"
 BAD_VERSION = "- The server runs XSOAR version 8.8.0 (env:version=8.8.0)."
 # Until `hook` is registered on the main command group, run the click command itself.
-HOOK = ([sys.executable, "-m", "evidencegate.cli", "hook"] if "hook" in main_cli.cli.commands
-        else [sys.executable, "-c", "from evidencegate.integrations.cli import hook_command; hook_command()"])
+HOOK = ([sys.executable, "-m", "citeproof.cli", "hook"] if "hook" in main_cli.cli.commands
+        else [sys.executable, "-c", "from citeproof.integrations.cli import hook_command; hook_command()"])
 
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("EVIDENCEGATE_", "JIRA_")) or k == "EVIDENCEGATE_CACHE_DIR"}
-    return {**clean, "EVIDENCEGATE_STATE_DIR": str(tmp_path / "state")}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("CITEPROOF_", "JIRA_")) or k == "CITEPROOF_CACHE_DIR"}
+    return {**clean, "CITEPROOF_STATE_DIR": str(tmp_path / "state")}
 
 
 def hook(payload: dict[str, Any] | str, env: dict[str, str], *args: str, cwd: Path | None = None) -> tuple[int, str, str]:
@@ -98,7 +98,7 @@ def test_stop_blocks_failed_findings_with_actionable_reason(tmp_path: Path, env:
     code, out, err = hook(payload("Stop", tmp_path, last_assistant_message=findings), env, "--evidence", str(BUNDLE))
     assert (code, err) == (0, "")
     reason = blocked(out)
-    assert reason.startswith("evidencegate BLOCKED the findings (last_assistant_message")
+    assert reason.startswith("citeproof BLOCKED the findings (last_assistant_message")
     assert "c7 [missing_evidence]" in reason and "demisto.log:349" in reason  # suggested citation
     assert "c5 [contradicted]" in reason and "entry-19" in reason  # off-by-one recovery
     assert "c1 [" not in reason  # verified claims are not listed
@@ -107,7 +107,7 @@ def test_stop_blocks_failed_findings_with_actionable_reason(tmp_path: Path, env:
 
 
 def test_stop_allows_passing_findings_silently(tmp_path: Path, env: dict[str, str]) -> None:
-    env["EVIDENCEGATE_EVIDENCE"] = str(BUNDLE)
+    env["CITEPROOF_EVIDENCE"] = str(BUNDLE)
     assert hook(payload("Stop", tmp_path, last_assistant_message=GOOD), env) == (0, "", "")
 
 
@@ -143,7 +143,7 @@ def test_post_tool_use_on_a_findings_file(tmp_path: Path, env: dict[str, str]) -
     code, out, err = hook(event, env, "--evidence", str(BUNDLE))
     assert (code, err) == (0, "")
     reason = blocked(out)
-    assert "Re-check before finishing: evidencegate check" in reason and str(target) in reason
+    assert "Re-check before finishing: citeproof check" in reason and str(target) in reason
 
 
 @pytest.mark.parametrize(("tool", "name"), [("Write", "src/app.py"), ("Read", "findings.md"), ("Bash", "")])
@@ -183,7 +183,7 @@ def test_fails_closed_and_says_why(tmp_path: Path, env: dict[str, str]) -> None:
 
 
 def test_fail_open_allows_but_reports(tmp_path: Path, env: dict[str, str]) -> None:
-    env["EVIDENCEGATE_HOOK_FAIL_OPEN"] = "1"
+    env["CITEPROOF_HOOK_FAIL_OPEN"] = "1"
     code, out, _ = hook(payload("Stop", tmp_path, last_assistant_message=GOOD), env, "--evidence", str(tmp_path / "nope"))
     answer = json.loads(out)
     assert code == 0 and "decision" not in answer and "evidence bundle not found" in answer["systemMessage"]
@@ -277,12 +277,12 @@ def test_trigger_verdicts() -> None:
     ]
     none = gate.trigger([], 0, 0, 0.0, [])
     assert none["passed"] is False and none["confidence_delta"] == -0.9 and "No factual claims" in none["recommendations"][0]
-    with pytest.raises(evidencegate.ConfigError):
+    with pytest.raises(citeproof.ConfigError):
         gate.trigger([], 1, 0, 1.5, [])
 
 
 def test_trigger_from_a_report_agrees_with_the_gate() -> None:
-    report = evidencegate.validate(EXAMPLE / "findings.md", BUNDLE)
+    report = citeproof.validate(EXAMPLE / "findings.md", BUNDLE)
     verdict = ClaimValidatorHook().from_report(report)
     assert verdict["passed"] is report.passed is False
     assert verdict["confidence_delta"] == round(0.667 - 0.9, 3)

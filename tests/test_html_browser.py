@@ -1,7 +1,7 @@
 """The HTML report in a real browser: Debian's chromium, driven by Playwright (no Playwright browser download).
 
 Needs ``pip install playwright`` and ``apt-get install chromium`` (``/usr/bin/chromium``); skipped otherwise.
-Set ``EVIDENCEGATE_SCREENSHOTS=DIR`` to keep screenshots of the rendered report.
+Set ``CITEPROOF_SCREENSHOTS=DIR`` to keep screenshots of the rendered report.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate.model import ClaimStatus
-from evidencegate.reporters.common import STATUS_LABEL
-from evidencegate.reporters.html import HtmlReporter
+import citeproof
+from citeproof.model import ClaimStatus
+from citeproof.reporters.common import STATUS_LABEL
+from citeproof.reporters.html import HtmlReporter
 
 from .conftest import EXAMPLE
 
-CHROMIUM = Path(os.environ.get("EVIDENCEGATE_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = Path(os.environ.get("CITEPROOF_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PAYLOAD = "<script>window.__pwned=1</script>"
@@ -72,7 +72,7 @@ def open_report(page: Any, tmp_path: Path, html: str, name: str = "report.html")
 
 
 def screenshot(page: Any, name: str) -> None:
-    folder = os.environ.get("EVIDENCEGATE_SCREENSHOTS")
+    folder = os.environ.get("CITEPROOF_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
@@ -80,7 +80,7 @@ def screenshot(page: Any, name: str) -> None:
 
 def test_example_report_in_chromium(page: Any, seen: Seen, tmp_path: Path) -> None:
     findings = EXAMPLE / "findings.md"
-    report = evidencegate.validate(findings, EXAMPLE / "bundle")
+    report = citeproof.validate(findings, EXAMPLE / "bundle")
     open_report(page, tmp_path, HtmlReporter(findings_text=findings.read_text(encoding="utf-8")).page(report))
     screenshot(page, "example")
 
@@ -131,7 +131,7 @@ def test_script_in_evidence_is_shown_not_run(page: Any, seen: Seen, tmp_path: Pa
             "- The retry was logged as a WARN (`app.log:3`).\n")
     findings = tmp_path / "findings.md"
     findings.write_text(text, encoding="utf-8")
-    report = evidencegate.validate(findings, bundle)
+    report = citeproof.validate(findings, bundle)
     open_report(page, tmp_path, HtmlReporter(findings_text=text).page(report))
     screenshot(page, "hostile")
 
@@ -150,7 +150,7 @@ def test_script_in_evidence_is_shown_not_run(page: Any, seen: Seen, tmp_path: Pa
 
 
 def test_static_parts_work_without_javascript(browser: Any, tmp_path: Path) -> None:
-    report = evidencegate.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle")
+    report = citeproof.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle")
     context = browser.new_context(java_script_enabled=False)
     try:
         page = context.new_page()

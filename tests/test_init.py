@@ -1,4 +1,4 @@
-"""`evidencegate init`: the validate skill and the hook configuration, merged and idempotent."""
+"""`citeproof init`: the validate skill and the hook configuration, merged and idempotent."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from evidencegate.citations import REGISTRY
-from evidencegate.integrations.claude_init import merge_hooks
-from evidencegate.integrations.cli import init_command
+from citeproof.citations import REGISTRY
+from citeproof.integrations.claude_init import merge_hooks
+from citeproof.integrations.cli import init_command
 
 EXISTING = {
     "model": "opus",
@@ -44,12 +44,12 @@ def test_fresh_project(tmp_path: Path) -> None:
     meta = frontmatter(skill.read_text(encoding="utf-8"))
     assert meta["name"] == "validate" == skill.parent.name and re.fullmatch(r"[a-z0-9-]+", meta["name"])
     assert 0 < len(meta["description"]) <= 1024 and "when" in meta["description"].lower()
-    assert meta["allowed-tools"].startswith("Bash(evidencegate:*)")
+    assert meta["allowed-tools"].startswith("Bash(citeproof:*)")
     assert len(skill.read_text(encoding="utf-8").splitlines()) < 500
     settings = json.loads((tmp_path / ".claude" / "settings.json").read_text(encoding="utf-8"))
     for event in ("Stop", "SubagentStop", "PostToolUse"):
         [group] = settings["hooks"][event]
-        assert group["hooks"] == [{"type": "command", "command": "evidencegate hook", "timeout": 120}]
+        assert group["hooks"] == [{"type": "command", "command": "citeproof hook", "timeout": 120}]
     assert settings["hooks"]["PostToolUse"][0]["matcher"] == "Write|Edit|MultiEdit"
 
 
@@ -58,7 +58,7 @@ def test_skill_documents_every_citation_format(tmp_path: Path) -> None:
     text = (tmp_path / ".claude" / "skills" / "validate" / "SKILL.md").read_text(encoding="utf-8")
     for fmt in REGISTRY.values():
         assert f"| {fmt.id} |" in text and all(example in text for example in fmt.examples)
-    assert "Unverified assumption" in text and "evidencegate check" in text
+    assert "Unverified assumption" in text and "citeproof check" in text
 
 
 def test_merge_keeps_existing_settings_and_is_idempotent(tmp_path: Path) -> None:
@@ -71,14 +71,14 @@ def test_merge_keeps_existing_settings_and_is_idempotent(tmp_path: Path) -> None
     assert {k: v for k, v in merged.items() if k != "hooks"} == {k: v for k, v in EXISTING.items() if k != "hooks"}
     assert merged["hooks"]["PreToolUse"] == EXISTING["hooks"]["PreToolUse"]
     assert merged["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0]
-    assert merged["hooks"]["Stop"][1]["hooks"][0]["command"] == "evidencegate hook --evidence 'cases/bundle dir'"
+    assert merged["hooks"]["Stop"][1]["hooks"][0]["command"] == "citeproof hook --evidence 'cases/bundle dir'"
     before = path.read_bytes()
     code, out = init(str(tmp_path))
     assert code == 0 and out.count("unchanged: ") == 2 and path.read_bytes() == before
 
 
-def test_existing_evidencegate_hook_is_not_duplicated() -> None:
-    settings = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/bin/evidencegate hook --fail-open"}]}]}}
+def test_existing_citeproof_hook_is_not_duplicated() -> None:
+    settings = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/bin/citeproof hook --fail-open"}]}]}}
     merged = merge_hooks(settings)
     assert merged["hooks"]["Stop"] == settings["hooks"]["Stop"] and len(merged["hooks"]["SubagentStop"]) == 1
 

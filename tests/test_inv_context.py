@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-import evidencegate
-from evidencegate.errors import ConfigError
-from evidencegate.integrations.cli import record_context
-from evidencegate.integrations.inv_context import bundle_of, update_verification
+import citeproof
+from citeproof.errors import ConfigError
+from citeproof.integrations.cli import record_context
+from citeproof.integrations.inv_context import bundle_of, update_verification
 
 from .conftest import EXAMPLE
 
@@ -24,11 +24,11 @@ NOW = dt.datetime(2026, 1, 15, 11, 20, tzinfo=dt.UTC)
 
 
 @pytest.fixture(scope="module")
-def report() -> evidencegate.Report:
-    return evidencegate.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle")
+def report() -> citeproof.Report:
+    return citeproof.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle")
 
 
-def test_verification_block_and_everything_else_preserved(tmp_path: Path, report: evidencegate.Report) -> None:
+def test_verification_block_and_everything_else_preserved(tmp_path: Path, report: citeproof.Report) -> None:
     shipped = EXAMPLE / "bundle" / "inv_context.json"
     context = tmp_path / "inv_context.json"
     context.write_bytes(shipped.read_bytes())
@@ -42,13 +42,13 @@ def test_verification_block_and_everything_else_preserved(tmp_path: Path, report
         "status": "BLOCKED", "verification_rate": 0.667, "threshold": 0.9, "total_claims": 15, "verified_claims": 10,
         "uncited_claims": ["The vendor API limit is 100 requests per minute."],
         "contradictions": report.contradictions_details, "message": report.message,
-        "validated_at": "2026-01-15T11:20:00Z", "tool": "evidencegate", "tool_version": evidencegate.__version__,
+        "validated_at": "2026-01-15T11:20:00Z", "tool": "citeproof", "tool_version": citeproof.__version__,
     }
     assert text.startswith('{\n  "schema_version": "3.0",\n')  # indentation kept
     assert [p.name for p in tmp_path.iterdir() if p.name != "inv_context.json.lock"] == ["inv_context.json"]  # no temp files
 
 
-def test_other_verification_keys_kept_and_indent_followed(tmp_path: Path, report: evidencegate.Report) -> None:
+def test_other_verification_keys_kept_and_indent_followed(tmp_path: Path, report: citeproof.Report) -> None:
     context = tmp_path / "ctx.json"
     context.write_text('{\n    "verification": {"status": "pending", "reviewer": "jdoe"},\n    "phase": 3\n}\n', encoding="utf-8")
     os.chmod(context, 0o640)
@@ -63,7 +63,7 @@ def test_other_verification_keys_kept_and_indent_followed(tmp_path: Path, report
     ("{broken", "context file is not valid JSON"),
     ("[1, 2]", "context file must hold a JSON object"),
 ])
-def test_bad_context_is_an_error_and_untouched(tmp_path: Path, report: evidencegate.Report, content: str, message: str) -> None:
+def test_bad_context_is_an_error_and_untouched(tmp_path: Path, report: citeproof.Report, content: str, message: str) -> None:
     context = tmp_path / "inv_context.json"
     context.write_text(content, encoding="utf-8")
     with pytest.raises(ConfigError, match=message):
@@ -71,13 +71,13 @@ def test_bad_context_is_an_error_and_untouched(tmp_path: Path, report: evidenceg
     assert context.read_text(encoding="utf-8") == content
 
 
-def test_missing_context_is_an_error(tmp_path: Path, report: evidencegate.Report) -> None:
+def test_missing_context_is_an_error(tmp_path: Path, report: citeproof.Report) -> None:
     with pytest.raises(ConfigError, match="context file not found"):
         update_verification(tmp_path / "nope.json", report)
     assert not (tmp_path / "nope.json").exists()
 
 
-def test_context_inside_the_bundle_is_never_written(tmp_path: Path, report: evidencegate.Report) -> None:
+def test_context_inside_the_bundle_is_never_written(tmp_path: Path, report: citeproof.Report) -> None:
     shipped = EXAMPLE / "bundle" / "inv_context.json"
     before = shipped.read_bytes()
     with pytest.raises(ConfigError, match="inside the evidence bundle, which is read-only"):
@@ -89,9 +89,9 @@ def test_the_update_waits_for_the_lock(tmp_path: Path) -> None:
     context = tmp_path / "inv_context.json"
     context.write_text('{"phase": 3}', encoding="utf-8")
     script = (
-        "import evidencegate, sys\n"
-        "from evidencegate.integrations.inv_context import update_verification\n"
-        f"r = evidencegate.validate({str(EXAMPLE / 'findings.md')!r}, {str(EXAMPLE / 'bundle')!r})\n"
+        "import citeproof, sys\n"
+        "from citeproof.integrations.inv_context import update_verification\n"
+        f"r = citeproof.validate({str(EXAMPLE / 'findings.md')!r}, {str(EXAMPLE / 'bundle')!r})\n"
         "print('ready', flush=True)\n"
         f"update_verification({str(context)!r}, r)\n"
     )
@@ -109,9 +109,9 @@ def test_concurrent_writers_leave_valid_json(tmp_path: Path) -> None:
     context = tmp_path / "inv_context.json"
     context.write_text('{"phase": 3, "notes": ["a"]}', encoding="utf-8")
     script = (
-        "import sys, evidencegate\n"
-        "from evidencegate.integrations.inv_context import update_verification\n"
-        f"r = evidencegate.validate({str(EXAMPLE / 'findings.md')!r}, {str(EXAMPLE / 'bundle')!r})\n"
+        "import sys, citeproof\n"
+        "from citeproof.integrations.inv_context import update_verification\n"
+        f"r = citeproof.validate({str(EXAMPLE / 'findings.md')!r}, {str(EXAMPLE / 'bundle')!r})\n"
         f"for _ in range(20): update_verification({str(context)!r}, r)\n"
     )
     procs = [subprocess.Popen([sys.executable, "-c", script]) for _ in range(4)]
@@ -126,14 +126,14 @@ def test_the_example_context_names_its_bundle() -> None:
 
 
 def _check_has(option: str) -> bool:
-    from evidencegate.cli import check
+    from citeproof.cli import check
 
     return any(p.name == option for p in check.params)
 
 
 @pytest.mark.skipif(not _check_has("context"), reason="`check --context` is not registered in cli.py yet")
 def test_check_context_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from evidencegate.cli import main
+    from citeproof.cli import main
 
     context = tmp_path / "inv_context.json"
     data = json.loads((EXAMPLE / "inv_context.json").read_text(encoding="utf-8"))

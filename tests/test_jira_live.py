@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate.cli import main
-from evidencegate.integrations.jira_live import JiraClient, JiraError, adf_text
+import citeproof
+from citeproof.cli import main
+from citeproof.integrations.jira_live import JiraClient, JiraError, adf_text
 
 TOKEN = "tok-S3CRET-9f8e7d6c5b4a"
 NOT_FOUND = {"errorMessages": ["Issue does not exist or you do not have permission to see it."], "errors": {}}
@@ -114,8 +114,8 @@ def recorded(corpus: Path, rel: str) -> dict[str, Any]:
     return data
 
 
-def check(findings: str, bundle: Path, url: str, **options: Any) -> evidencegate.Report:
-    return evidencegate.validate(findings + "\n", bundle, jira_url=url, use_cache=False, **{"jira_retries": 2, **options})
+def check(findings: str, bundle: Path, url: str, **options: Any) -> citeproof.Report:
+    return citeproof.validate(findings + "\n", bundle, jira_url=url, use_cache=False, **{"jira_retries": 2, **options})
 
 
 def test_v2_issue_with_bearer_token(jira: FakeJira, bundle: Path, corpus: Path) -> None:
@@ -220,12 +220,12 @@ def test_token_never_printed(jira: FakeJira, bundle: Path, tmp_path: Path, capsy
 def test_only_http_urls() -> None:
     with pytest.raises(JiraError, match="must be http"):
         JiraClient("file:///etc/passwd")
-    with pytest.raises(evidencegate.ConfigError, match="jira_url"):
-        evidencegate.make_options(jira_url="ftp://jira.example.com")
+    with pytest.raises(citeproof.ConfigError, match="jira_url"):
+        citeproof.make_options(jira_url="ftp://jira.example.com")
 
 
 def _check_has(option: str) -> bool:
-    from evidencegate.cli import check as check_command
+    from citeproof.cli import check as check_command
 
     return any(p.name == option for p in check_command.params)
 

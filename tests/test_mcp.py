@@ -1,4 +1,4 @@
-"""`evidencegate mcp`: the server exercised through the official MCP client over stdio."""
+"""`citeproof mcp`: the server exercised through the official MCP client over stdio."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from evidencegate import cli as main_cli
+from citeproof import cli as main_cli
 
 from .conftest import EXAMPLE
 
-mcp = pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'evidencegate[mcp]')")
+mcp = pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'citeproof[mcp]')")
 
 # Until `mcp` is registered on the main command group, run the click command itself.
-SERVER = (["-m", "evidencegate.cli", "mcp"] if "mcp" in main_cli.cli.commands
-          else ["-c", "from evidencegate.integrations.cli import mcp_command; mcp_command()"])
+SERVER = (["-m", "citeproof.cli", "mcp"] if "mcp" in main_cli.cli.commands
+          else ["-c", "from citeproof.integrations.cli import mcp_command; mcp_command()"])
 
 
 def session(roots: list[Path], calls: list[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list[Any]]:

@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import evidencegate
-from evidencegate.citations import find_citations
-from evidencegate.errors import FindingsError
-from evidencegate.extract import read_claims
-from evidencegate.extract.markdown import split_sentences
+import citeproof
+from citeproof.citations import find_citations
+from citeproof.errors import FindingsError
+from citeproof.extract import read_claims
+from citeproof.extract.markdown import split_sentences
 
 from .conftest import EXAMPLE
 
@@ -66,10 +66,10 @@ def test_sentence_splitter_keeps_text_in_order(text: str) -> None:
 @given(_TEXT)
 def test_gate_never_crashes_on_the_example_bundle(text: str) -> None:
     try:
-        report = evidencegate.validate(text, EXAMPLE / "bundle")
+        report = citeproof.validate(text, EXAMPLE / "bundle")
     except FindingsError:
         return  # a one-line input error, not a crash
-    again = evidencegate.validate(text, EXAMPLE / "bundle")
+    again = citeproof.validate(text, EXAMPLE / "bundle")
     assert report.to_dict() == again.to_dict()
     assert report.status.value in ("PASSED", "BLOCKED")
     if report.total_claims == 0:
@@ -81,6 +81,6 @@ def test_structured_findings_shapes(tmp_path: Path) -> None:
     for shape in (claims, {"claims": claims}, {"validated_claims": claims, "non_validated_claims": []}):
         import json
 
-        report = evidencegate.validate(json.dumps(shape), EXAMPLE / "bundle")
+        report = citeproof.validate(json.dumps(shape), EXAMPLE / "bundle")
         assert [c.id for c in report.claims] == ["k1"]
         assert report.claims[0].status.value == "verified"

@@ -16,21 +16,21 @@ from typing import Any
 import jsonschema
 import pytest
 
-import evidencegate
-from evidencegate.cli import main
-from evidencegate.contradictions import REGISTRY as CONTRADICTION_RULES
-from evidencegate.model import ClaimStatus, Report
-from evidencegate.reporters import REPORTERS
-from evidencegate.reporters.common import EvidenceSpot, evidence_spot, split_command
-from evidencegate.reporters.html import HtmlReporter, _read_findings, anchors_for
-from evidencegate.reporters.html_timeline import collect
-from evidencegate.reporters.markdown import MarkdownReporter, md
-from evidencegate.reporters.sarif import SarifReporter
+import citeproof
+from citeproof.cli import main
+from citeproof.contradictions import REGISTRY as CONTRADICTION_RULES
+from citeproof.model import ClaimStatus, Report
+from citeproof.reporters import REPORTERS
+from citeproof.reporters.common import EvidenceSpot, evidence_spot, split_command
+from citeproof.reporters.html import HtmlReporter, _read_findings, anchors_for
+from citeproof.reporters.html_timeline import collect
+from citeproof.reporters.markdown import MarkdownReporter, md
+from citeproof.reporters.sarif import SarifReporter
 
 from .conftest import EXAMPLE, ROOT
 
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("EVIDENCEGATE_UPDATE_GOLDEN") == "1"
+UPDATE = os.environ.get("CITEPROOF_UPDATE_GOLDEN") == "1"
 FINDINGS = "examples/rate-limit/findings.md"
 BUNDLE = "examples/rate-limit/bundle"
 SARIF_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
@@ -55,7 +55,7 @@ HOSTILE_FINDINGS = f"""# Incident <b>notes</b>
 
 @pytest.fixture(scope="module")
 def report() -> Report:
-    return evidencegate.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle")
+    return citeproof.validate(EXAMPLE / "findings.md", EXAMPLE / "bundle")
 
 
 @pytest.fixture
@@ -63,7 +63,7 @@ def hostile(make_bundle: Callable[..., Path], tmp_path: Path) -> tuple[Report, s
     bundle = make_bundle({"app.log": HOSTILE_LOG})
     findings = tmp_path / "findings.md"
     findings.write_text(HOSTILE_FINDINGS, encoding="utf-8")
-    return evidencegate.validate(findings, bundle), HOSTILE_FINDINGS
+    return citeproof.validate(findings, bundle), HOSTILE_FINDINGS
 
 
 def bare(report: Report) -> Report:
@@ -98,7 +98,7 @@ def test_output_file_holds_what_stdout_shows(capsys: pytest.CaptureFixture[str],
     assert target.read_text(encoding="utf-8") == shown
 
 
-# --- golden outputs (regenerate with EVIDENCEGATE_UPDATE_GOLDEN=1) ------------------------------------
+# --- golden outputs (regenerate with CITEPROOF_UPDATE_GOLDEN=1) ------------------------------------
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "sarif"])
@@ -110,7 +110,7 @@ def test_example_report_is_golden(capsys: pytest.CaptureFixture[str], monkeypatc
     path = GOLDEN / f"example.{fmt}"
     if UPDATE:
         path.write_text(out, encoding="utf-8")
-    assert path.exists(), f"golden file {path.name} missing: rerun with EVIDENCEGATE_UPDATE_GOLDEN=1"
+    assert path.exists(), f"golden file {path.name} missing: rerun with CITEPROOF_UPDATE_GOLDEN=1"
     assert out == path.read_text(encoding="utf-8")
 
 
@@ -119,7 +119,7 @@ def test_example_report_is_golden(capsys: pytest.CaptureFixture[str], monkeypatc
 
 def test_markdown_summarises_and_folds_verified_claims(report: Report) -> None:
     text = render(MarkdownReporter(), report)
-    assert text.startswith("### ⛔ evidencegate: BLOCKED\n")
+    assert text.startswith("### ⛔ citeproof: BLOCKED\n")
     assert "| **66.7%** (threshold 90%) | 10 / 15 | 5 | 2 | 1 | 0 |" in text
     failing = re.search(r"#### Failing claims \(5\)\n\n(.*?)\n\n", text, re.S)
     assert failing is not None
@@ -162,8 +162,8 @@ def test_markdown_of_a_passing_report(make_bundle: Callable[..., Path], tmp_path
     bundle = make_bundle({"app.log": HOSTILE_LOG})
     findings = tmp_path / "ok.md"
     findings.write_text("- The service started at 10:00:00 (`app.log:1`).\n", encoding="utf-8")
-    text = render(MarkdownReporter(), evidencegate.validate(findings, bundle))
-    assert text.startswith("### ✅ evidencegate: PASSED")
+    text = render(MarkdownReporter(), citeproof.validate(findings, bundle))
+    assert text.startswith("### ✅ citeproof: PASSED")
     assert "Failing claims" not in text and "<details><summary>Verified claims (1)</summary>" in text
 
 
@@ -197,7 +197,7 @@ def test_sarif_schema_catches_a_broken_log(report: Report) -> None:
 
 def test_sarif_has_one_described_rule_per_failure_kind(report: Report) -> None:
     driver = SarifReporter().document(report)["runs"][0]["tool"]["driver"]
-    assert (driver["name"], driver["semanticVersion"]) == ("evidencegate", evidencegate.__version__)
+    assert (driver["name"], driver["semanticVersion"]) == ("citeproof", citeproof.__version__)
     assert driver["informationUri"].startswith("https://")
     ids = [rule["id"] for rule in driver["rules"]]
     failures = {s.value for s in ClaimStatus} - {"verified", "unverified_observation"}
@@ -384,7 +384,7 @@ def test_html_escapes_evidence_and_claims(hostile: tuple[Report, str]) -> None:
 
 
 def test_html_anchor_ids_are_safe_and_unique() -> None:
-    claims = evidencegate.validate('[{"id": "a b", "claim": "x"}, {"id": "<x>", "claim": "y"}, {"id": "c1", "claim": "z"}]',
+    claims = citeproof.validate('[{"id": "a b", "claim": "x"}, {"id": "<x>", "claim": "y"}, {"id": "c1", "claim": "z"}]',
                                    EXAMPLE / "bundle").claims
     assert anchors_for(claims) == {"a b": "claim-1", "<x>": "claim-2", "c1": "claim-c1"}
 
@@ -405,7 +405,7 @@ def test_timeline_collects_stated_and_evidence_instants(report: Report) -> None:
 
 def test_timeline_without_times(make_bundle: Callable[..., Path], tmp_path: Path) -> None:
     bundle = make_bundle({"env.log": "version: 1.2.3\n"})
-    result = evidencegate.validate("- The server runs version 1.2.3 (`env:version=1.2.3`).\n", bundle)
+    result = citeproof.validate("- The server runs version 1.2.3 (`env:version=1.2.3`).\n", bundle)
     assert collect(result) == []
     assert "No claim states or cites a time." in HtmlReporter().page(result)
 
@@ -426,7 +426,7 @@ def test_html_is_deterministic(report: Report) -> None:
 
 def test_structured_claims_without_lines(make_bundle: Callable[..., Path]) -> None:
     bundle = make_bundle({"app.log": HOSTILE_LOG})
-    result = evidencegate.validate('[{"id": "k1", "claim": "The service crashed."}]', bundle)
+    result = citeproof.validate('[{"id": "k1", "claim": "The service crashed."}]', bundle)
     doc = SarifReporter().document(result)
     validate_sarif(doc)
     assert doc["runs"][0]["results"][0]["locations"] == [{"physicalLocation": {"artifactLocation": {"uri": "findings.md"}}}]

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate import FindingsError
-from evidencegate.cli import main
+import citeproof
+from citeproof import FindingsError
+from citeproof.cli import main
 
 from .conftest import EXAMPLE
 
@@ -18,7 +18,7 @@ BUNDLE = EXAMPLE / "bundle"
 
 
 def status(text: str, bundle: Path = BUNDLE, **options: Any) -> list[str]:
-    return [c.status.value for c in evidencegate.validate(text, bundle, **options).claims]
+    return [c.status.value for c in citeproof.validate(text, bundle, **options).claims]
 
 
 def test_numbers_that_name_the_cited_item_are_not_facts() -> None:
@@ -40,13 +40,13 @@ def test_zone_names_and_twelve_hour_clocks() -> None:
 
 
 def test_versions_of_two_things_are_not_a_factual_contradiction() -> None:
-    report = evidencegate.validate("- The XSOAR version is 8.9.0-2464525 (env:version).\n"
+    report = citeproof.validate("- The XSOAR version is 8.9.0-2464525 (env:version).\n"
                                    "- The integration version is 1.4.2 according to the vendor.\n", BUNDLE)
     assert [f.rule for f in report.contradiction_findings] == []
 
 
 def test_a_sending_rate_next_to_a_limit_is_not_the_limit() -> None:
-    report = evidencegate.validate(
+    report = citeproof.validate(
         "- The vendor answered HTTP 429 Too Many Requests (capture.har:entry-11).\n"
         "- Polling resumed at 90 requests per minute after the backoff.\n"
         "- The integration was sending 150 requests per minute, above the vendor limit of 100 requests per minute.\n",
@@ -58,7 +58,7 @@ def test_a_sending_rate_next_to_a_limit_is_not_the_limit() -> None:
 def test_a_table_row_number_is_not_part_of_the_claim() -> None:
     table = ("| # | Finding | Evidence |\n|---|---|---|\n"
              "| 3 | The vendor quota is 100 requests per minute | `config:vendor_api.rate_limit_per_minute` |\n")
-    report = evidencegate.validate(table, BUNDLE)
+    report = citeproof.validate(table, BUNDLE)
     assert [c.status.value for c in report.claims] == ["verified"] and not report.claims[0].claim.startswith("3")
 
 
@@ -96,11 +96,11 @@ def test_time_of_day_citations_are_utc(make_bundle: Any) -> None:
 
 def test_structured_findings_shape_errors() -> None:
     with pytest.raises(FindingsError, match="must be a list"):
-        evidencegate.validate('{"validated_claims": [{"claim": "x (demisto.log:1)"}], "non_validated_claims": "oops"}', BUNDLE)
+        citeproof.validate('{"validated_claims": [{"claim": "x (demisto.log:1)"}], "non_validated_claims": "oops"}', BUNDLE)
     with pytest.raises(FindingsError, match="used twice"):
-        evidencegate.validate('[{"id": "a", "claim": "x"}, {"id": "a", "claim": "y"}]', BUNDLE)
+        citeproof.validate('[{"id": "a", "claim": "x"}, {"id": "a", "claim": "y"}]', BUNDLE)
     with pytest.raises(FindingsError, match="do not parse"):
-        evidencegate.validate("[" * 10_000, BUNDLE)
+        citeproof.validate("[" * 10_000, BUNDLE)
 
 
 def test_binary_findings_are_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import evidencegate
-from evidencegate import ClaimStatus
+import citeproof
+from citeproof import ClaimStatus
 
 _OPENED: list[str] | None = None
 
@@ -63,7 +63,7 @@ def test_citations_outside_the_bundle_are_rejected_unread(make_bundle: Any, outs
     root = _bundle_with_link(make_bundle, outside)
     cited = citation.replace("{abs}", str(outside))
     findings = f"- The server logged HTTP 429 ({cited}).\n"
-    report, opened = opened_during(lambda: evidencegate.validate(findings, root))
+    report, opened = opened_during(lambda: citeproof.validate(findings, root))
     claim = report.claims[0]
     assert claim.status is ClaimStatus.MISSING_EVIDENCE, claim
     assert why in claim.citations[0].reason
@@ -74,7 +74,7 @@ def test_citations_outside_the_bundle_are_rejected_unread(make_bundle: Any, outs
 
 def test_escaping_symlinks_are_listed_as_warnings(make_bundle: Any, outside: Path) -> None:
     root = _bundle_with_link(make_bundle, outside)
-    report = evidencegate.validate("- HTTP 429 was returned (app.log:1).\n", root)
+    report = citeproof.validate("- HTTP 429 was returned (app.log:1).\n", root)
     assert report.claims[0].status is ClaimStatus.VERIFIED
     assert any("link.log" in w and "outside the bundle" in w for w in report.warnings)
 
@@ -95,7 +95,7 @@ def test_validation_never_modifies_evidence(example: Path, tmp_path: Path) -> No
     shutil.copytree(example / "bundle", bundle)
     before = _hashes(bundle)
     for fmt_run in range(2):
-        report = evidencegate.validate(example / "findings.md", bundle)
+        report = citeproof.validate(example / "findings.md", bundle)
         assert report.total_claims > 0, fmt_run
     assert _hashes(bundle) == before
     assert sorted(p.name for p in bundle.rglob("*")) == sorted(p.name for p in (example / "bundle").rglob("*"))

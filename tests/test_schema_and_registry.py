@@ -8,9 +8,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import evidencegate
-from evidencegate.citations import REGISTRY, find_citations
-from evidencegate.schemas import generate_report_schema, report_schema
+import citeproof
+from citeproof.citations import REGISTRY, find_citations
+from citeproof.schemas import generate_report_schema, report_schema
 
 SPEC_FORMATS = {"file:line", "har:entry", "timestamp", "pattern", "jira", "config", "env"}
 
@@ -20,12 +20,12 @@ def test_shipped_schema_matches_the_model() -> None:
 
 
 def test_report_validates_against_schema(example: Path) -> None:
-    report = evidencegate.validate(example / "findings.md", example / "bundle")
+    report = citeproof.validate(example / "findings.md", example / "bundle")
     jsonschema.Draft202012Validator(report_schema()).validate(report.to_dict())
 
 
 def test_schema_rejects_a_wrong_report(example: Path) -> None:
-    data = evidencegate.validate(example / "findings.md", example / "bundle").to_dict()
+    data = citeproof.validate(example / "findings.md", example / "bundle").to_dict()
     data["status"] = "MAYBE"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(report_schema()).validate(data)

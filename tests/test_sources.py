@@ -13,12 +13,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import evidencegate.integrations.langgraph_node as node_module
-import evidencegate.sources as sources
-import evidencegate.sources.evidence as evidence_module
-from evidencegate.errors import BundleError, ConfigError, FindingsError
-from evidencegate.integrations.langgraph_node import make_router, make_validate_node, route, validate_node
-from evidencegate.sources import (
+import citeproof.integrations.langgraph_node as node_module
+import citeproof.sources as sources
+import citeproof.sources.evidence as evidence_module
+from citeproof.errors import BundleError, ConfigError, FindingsError
+from citeproof.integrations.langgraph_node import make_router, make_validate_node, route, validate_node
+from citeproof.sources import (
     GENERIC_SOURCE,
     builtin_rules,
     calculate_validity_score,
@@ -28,8 +28,8 @@ from evidencegate.sources import (
     validate_and_categorize_claims,
     validate_claim,
 )
-from evidencegate.sources.cli import sources_command
-from evidencegate.sources.evidence import has_data
+from citeproof.sources.cli import sources_command
+from citeproof.sources.evidence import has_data
 
 from .conftest import ROOT, golden
 
@@ -372,20 +372,20 @@ def test_cli_unusable_input_exits_2_with_one_line(tmp_path: Path, which: str, co
         files[which].write_text(content, encoding="utf-8")
     code, out, err = invoke("--claims", str(files["claims"]), "--evidence", str(files["evidence"]), "--rules", str(files["rules"]))
     assert (code, out) == (2, "")
-    assert err == f"evidencegate: error: {files[which]}: {message}" + err.split(message, 1)[1]
+    assert err == f"citeproof: error: {files[which]}: {message}" + err.split(message, 1)[1]
     assert err.count("\n") == 1
 
 
 def test_registered_in_the_main_cli(capsys: pytest.CaptureFixture[str]) -> None:
-    from evidencegate.cli import cli, main
+    from citeproof.cli import cli, main
 
     if "sources" not in cli.commands:
-        pytest.skip("sources_command is not registered in evidencegate/cli.py yet")
+        pytest.skip("sources_command is not registered in citeproof/cli.py yet")
     args = ["sources", "--claims", str(EXAMPLE / "claims.json"), "--evidence"]
     assert main([*args, str(EXAMPLE / "evidence.json")]) == 0
     assert json.loads(capsys.readouterr().out)["validity_score"] == 0.89
     assert main([*args, str(EXAMPLE / "missing.json")]) == 2
-    assert capsys.readouterr().err.startswith(f"evidencegate: error: {EXAMPLE / 'missing.json'}: cannot read")
+    assert capsys.readouterr().err.startswith(f"citeproof: error: {EXAMPLE / 'missing.json'}: cannot read")
 
 
 # -- the graph node and router ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-from evidencegate.integrations.langgraph_node import GIVE_UP, ValidationState, make_router, validate_node
+from citeproof.integrations.langgraph_node import GIVE_UP, ValidationState, make_router, validate_node
 
 HERE = Path(__file__).resolve().parent
 THROTTLES = [{"Timestamp": "2026-03-14T14:03:00Z", "Sum": 1843.0, "Unit": "Count"}]

@@ -1,0 +1,179 @@
+"""The ``citeproof`` command line: a thin shell over :func:`citeproof.validate`.
+
+    citeproof check FINDINGS --evidence PATH [--format text|json|markdown|sarif|html] [--output FILE]
+                       [--threshold 0.9] [--config FILE] [--har-index-base 1] [--assume-tz UTC] [--no-cache]
+    citeproof sources --claims CLAIMS.json --evidence EVIDENCE.json [--rules FILE] [--format json|text]
+    citeproof batch CASES_DIR [--jobs N]
+    citeproof index PATH
+    citeproof hook [--evidence PATH]          # Claude Code hook: always exits 0, answers in JSON
+    citeproof init [DIR]                      # the validate skill + hook configuration in DIR/.claude
+    citeproof mcp --root PATH [--root PATH]   # MCP server over stdio (pip install 'citeproof[mcp]')
+
+Exit codes: 0 PASSED, 1 BLOCKED, 2 usage or input error (one line on stderr, naming the file),
+3 internal error (a bug: one line on stderr; ``--debug`` shows the traceback). ``batch`` exits 0 when
+every case passed, 1 when any was blocked, 2 when any could not be run.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .engine import validate
+from .errors import CiteproofError
+from .integrations.cli import hook_command, init_command, mcp_command, record_context
+from .reporters import REPORTERS
+from .sources.cli import sources_command
+
+EXIT_PASSED, EXIT_BLOCKED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="citeproof")
+def cli() -> None:
+    """Check an AI agent's incident findings against the real evidence: PASSED or BLOCKED."""
+
+
+@cli.command()
+@click.argument("findings", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--evidence", "-e", required=True, type=click.Path(path_type=Path),
+              help="Evidence bundle: a directory or a single file.")
+@click.option("--format", "-f", "fmt", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here instead of stdout.")
+@click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
+@click.option("--har-index-base", type=click.IntRange(0, 1), help="1 (default): entry-1 is the first HAR entry; 0: entry-0 is.")
+@click.option("--assume-tz", help="Zone of log timestamps that carry none, e.g. UTC or +02:00 [default: UTC].")
+@click.option("--max-unverified", type=int, help="Unverified observations allowed before BLOCKED [default: 3].")
+@click.option("--color/--no-color", default=None, help="Colour the text report [default: when stdout is a terminal].")
+@click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
+@click.option("--context", type=click.Path(dir_okay=False, path_type=Path),
+              help="inv_context.json whose verification block records the result (atomically, other fields kept).")
+@click.option("--jira-url", help="Look up tickets missing from the bundle in this live JIRA "
+              "(token from JIRA_API_TOKEN / JIRA_PERSONAL_TOKEN, never printed).")
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
+          color: bool | None, debug: bool, no_cache: bool, context: Path | None, **options: Any) -> int:
+    """Validate FINDINGS (Markdown/text or claims JSON) against the evidence bundle."""
+    report = validate(findings, evidence, config=config, use_cache=False if no_cache else None,
+                      progress=sys.stderr.isatty(), **options)
+    stream = sys.stdout if output is None else None
+    use_color = color if color is not None else (output is None and sys.stdout.isatty())
+    reporter = REPORTERS[fmt](color=use_color)
+    if stream is not None:
+        reporter.write(report, stream)
+    else:
+        assert output is not None
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                reporter.write(report, fh)
+        except OSError as exc:
+            raise CiteproofError(f"cannot write report ({exc.strerror or exc})", output) from None
+    if context is not None:
+        record_context(context, report, evidence)
+    return EXIT_PASSED if report.passed else EXIT_BLOCKED
+
+
+@cli.command()
+@click.argument("cases_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), help="Cases validated in parallel [default: number of cores].")
+@click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
+@click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
+def batch(cases_dir: Path, jobs: int | None, threshold: float | None, config: Path | None, no_cache: bool) -> int:
+    """Validate every case folder in CASES_DIR: one JSON line per case, a summary table on stderr."""
+    import orjson
+
+    from .batch import exit_code, run_batch, summary_table
+
+    options: dict[str, Any] = {"threshold": threshold, "config": config, "use_cache": False if no_cache else None}
+    results = run_batch(cases_dir, jobs, **{k: v for k, v in options.items() if v is not None})
+    for result in results:
+        sys.stdout.write(orjson.dumps(result).decode() + "\n")
+    print(summary_table(results), file=sys.stderr)
+    return exit_code(results)
+
+
+@cli.command()
+@click.argument("evidence", type=click.Path(exists=True, path_type=Path))
+@click.option("--assume-tz", help="Zone of log timestamps that carry none [default: UTC].")
+def index(evidence: Path, assume_tz: str | None) -> int:
+    """Build the on-disk indexes of a bundle ahead of time (line offsets, HAR entries, timestamps)."""
+    import time
+
+    from .config import make_options
+    from .evidence import Bundle, FileKind
+    from .evidence.prepare import prepare
+
+    opts = make_options(assume_tz=assume_tz)
+    with Bundle(evidence) as bundle:
+        if bundle.index_cache.root is None:
+            raise CiteproofError("the cache directory lies inside the bundle; refusing to write there", evidence)
+        files = bundle.of_kind(FileKind.LOG, FileKind.HAR)
+        start = time.perf_counter()
+        prepare(bundle, files, True, opts.tzinfo, progress=sys.stderr.isatty())
+        for file in sorted(files, key=lambda f: f.rel):
+            if file.kind is FileKind.HAR:
+                from .evidence.har import load_har
+
+                doc = load_har(bundle, file)
+                what = doc.error or f"{len(doc)} entries"
+            else:
+                what = f"{bundle.lines(file).line_count} lines"
+            print(f"{file.rel}: {what} ({file.size / 1e6:.1f} MB)")
+        print(f"indexed {len(files)} files in {time.perf_counter() - start:.2f} s into {bundle.index_cache.root}")
+    return EXIT_PASSED
+
+
+cli.add_command(sources_command)
+cli.add_command(hook_command)
+cli.add_command(init_command)
+cli.add_command(mcp_command)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: returns the exit code (the console script passes it to ``sys.exit``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    if argv is None:  # a terminated run unwinds normally, so unpacked archives are removed
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    try:
+        result = cli.main(args=args, prog_name="citeproof", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.UsageError as exc:
+        _error(exc.format_message().splitlines()[0] if exc.format_message() else str(exc))
+        return EXIT_INPUT
+    except click.ClickException as exc:
+        _error(exc.format_message())
+        return EXIT_INPUT
+    except click.Abort:
+        _error("aborted")
+        return EXIT_INPUT
+    except CiteproofError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except Exception as exc:  # a bug: say so in one line, never a bare traceback
+        if debug:
+            traceback.print_exc()
+        _error(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
+        return EXIT_INTERNAL
+    return int(result) if isinstance(result, int) else EXIT_PASSED
+
+
+def _error(message: str) -> None:
+    print(f"citeproof: error: {' '.join(message.split())}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""Options of a validation run.
+
+Every option can be passed to :func:`citeproof.validate` as a keyword, set on the command line,
+or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
+``[tool.citeproof]`` or at the top level)::
+
+    threshold: 0.9            # minimum verification rate for PASSED
+    har_index_base: 1         # entry-1 is log.entries[0]; 0 makes entry-0 the first
+    max_unverified: 3         # disclosed unverified observations allowed before BLOCKED
+    assume_tz: UTC            # zone of log timestamps that carry none (UTC or +HH:MM)
+    default_time_window_s: 1  # timestamp tolerance when a citation gives none
+    jira_projects: [XSUP]     # project keys accepted as bare JIRA keys
+    temporal_tolerance_s: 10  # how far apart two claims may put the same event
+    causal_rules: rules.json  # extra cause-and-effect rules (same shape as data/causal.json)
+    use_cache: true           # keep file indexes in the user cache directory (--no-cache: false)
+    archive_max_bytes: 17179869184  # archive bundles and .gz files: at most this many unpacked bytes,
+    archive_max_members: 100000     # this many members,
+    archive_max_ratio: 250          # and this expansion (unpacked / packed)
+    now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
+    jira_url: https://jira.example.com  # opt-in live JIRA lookups (token from JIRA_API_TOKEN /
+                              # JIRA_PERSONAL_TOKEN, + JIRA_EMAIL for Cloud basic auth)
+    jira_api_version: 2       # REST v2, or 3 (Cloud; Atlassian Document Format is flattened)
+    jira_timeout_s: 10        # per live JIRA request
+    jira_retries: 2           # extra tries after a timeout, a connection error, 429 or 5xx
+    hook_max_attempts: 3      # times `citeproof hook` blocks one stop chain before letting it go
+    hook_fail_open: false     # true: an internal error of the hook allows the stop (default: blocks)
+
+Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import ConfigError
+
+_TZ_RE = re.compile(r"^(?:UTC|Z|[+-]\d{2}:?\d{2})$")
+
+
+class Options(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    threshold: float = Field(0.9, ge=0.0, le=1.0)
+    har_index_base: int = Field(1, ge=0, le=1)
+    max_unverified: int = Field(3, ge=0)
+    assume_tz: str = "UTC"
+    default_time_window_s: float = Field(1.0, ge=0.0)
+    temporal_tolerance_s: float = Field(10.0, ge=0.0)
+    jira_projects: tuple[str, ...] = ()
+    causal_rules: str | None = None
+    use_cache: bool = True
+    archive_max_bytes: int = Field(16 * 1024**3, ge=1)
+    archive_max_members: int = Field(100_000, ge=1)
+    archive_max_ratio: float = Field(250.0, gt=1.0)
+    now: dt.datetime | None = None
+    jira_url: str | None = None
+    jira_api_version: int = Field(2, ge=2, le=3)
+    jira_timeout_s: float = Field(10.0, gt=0.0, le=300.0)
+    jira_retries: int = Field(2, ge=0, le=10)
+    hook_max_attempts: int = Field(3, ge=0)
+    hook_fail_open: bool = False
+
+    @field_validator("assume_tz")
+    @classmethod
+    def _tz(cls, value: str) -> str:
+        if not _TZ_RE.match(value):
+            raise ValueError("must be UTC or an offset like +02:00")
+        return value
+
+    @field_validator("jira_url")
+    @classmethod
+    def _jira_url(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^https?://[^/\s]+", value):
+            raise ValueError("must be an http:// or https:// URL, e.g. https://jira.example.com")
+        if value is not None and "@" in value.split("/")[2]:
+            raise ValueError("must not hold credentials: set JIRA_EMAIL + JIRA_API_TOKEN or JIRA_PERSONAL_TOKEN instead")
+        return value.rstrip("/") if value else value
+
+    @property
+    def tzinfo(self) -> dt.timezone:
+        return parse_offset(self.assume_tz)
+
+    def current_time(self) -> dt.datetime:
+        now = self.now or dt.datetime.now(dt.UTC)
+        return now if now.tzinfo else now.replace(tzinfo=dt.UTC)
+
+
+def parse_offset(text: str) -> dt.timezone:
+    """``UTC``/``Z``/``+02:00``/``-0500`` -> a fixed-offset timezone."""
+    if text in ("UTC", "Z", ""):
+        return dt.UTC
+    sign = -1 if text[0] == "-" else 1
+    digits = text[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+    return dt.timezone(sign * dt.timedelta(minutes=minutes))
+
+
+def make_options(config_file: str | Path | None = None, **overrides: Any) -> Options:
+    """Options from an optional config file, with keyword overrides (``None`` values ignored)."""
+    data: dict[str, Any] = {}
+    if config_file is not None:
+        data.update(_read_config_file(Path(config_file)))
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return Options(**data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "options"
+        raise ConfigError(f"{where}: {err['msg']}", config_file) from None
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file ({exc.strerror})", path) from None
+    import yaml
+
+    try:
+        if path.suffix == ".toml":
+            loaded: Any = tomllib.loads(text)
+            loaded = loaded.get("tool", {}).get("citeproof", loaded)
+        else:
+            loaded = yaml.safe_load(text) or {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {_first_line(exc)}", path) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"not valid YAML: {yaml_problem(exc)}", path) from None
+    if not isinstance(loaded, dict):
+        raise ConfigError("config must be a mapping of option names to values", path)
+    return {str(k).replace("-", "_"): v for k, v in loaded.items()}
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def yaml_problem(exc: Exception) -> str:
+    """A YAML parser error as one line with its position."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or _first_line(exc)
+    if mark is not None:
+        return f"{problem} at line {mark.line + 1}, column {mark.column + 1}"
+    return str(problem)

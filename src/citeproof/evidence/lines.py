@@ -1,0 +1,192 @@
+"""Line access to text evidence of any size.
+
+A :class:`LineFile` memory-maps the file read-only and builds, in one vectorised pass over the
+bytes (numpy, 4 MB at a time), a sparse index of line starts: one offset every :data:`BLOCK` lines,
+a few hundred KB for a multi-gigabyte log. Fetching line N then costs at most :data:`BLOCK` newline
+searches, whatever the file size; nothing ever reads the whole file into Python objects. The index
+is kept in the on-disk cache (:mod:`citeproof.evidence.cache`), so a second run skips the pass.
+
+Lines are numbered from 1. ``\\n`` ends a line; a ``\\r`` before it is dropped (CRLF files); a last line
+without a final newline still counts; an empty file has no lines. Bytes are decoded as UTF-8 with
+replacement characters for invalid sequences (a UTF-8 byte order mark on line 1 is dropped).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cache import IndexCache
+
+if TYPE_CHECKING:
+    import numpy as np
+
+BLOCK = 1024
+_CHUNK = 4 * 1024 * 1024  # small enough to stay in cache: measured 2x faster than 64 MB
+MAX_LINE_CHARS = 1_000_000
+
+
+class LineFile:
+    """Read-only, indexed line access to one file."""
+
+    def __init__(self, path: Path, cache: IndexCache | None = None) -> None:
+        self.path = path
+        self.cache = cache
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            self.size = os.fstat(fd).st_size
+            self._mm: mmap.mmap | None = (
+                mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if self.size else None
+            )
+        finally:
+            os.close(fd)
+        self._starts: np.ndarray | None = None
+        self._line_count = 0
+        self.memo: dict[str, Any] = {}  # per-run facts derived from this file (timestamp formats, ...)
+
+    # -- index -----------------------------------------------------------------------------
+    def _index(self) -> np.ndarray:
+        if self._starts is not None:
+            return self._starts
+        cached = self.cache.load("lines", self.path) if self.cache else None
+        if cached is not None and "starts" in cached:
+            self._starts = cached["starts"]
+            self._line_count = int(cached["line_count"])
+            return self._starts
+        self._build()
+        if self.cache is not None and self._starts is not None:
+            self.cache.store("lines", self.path, {"line_count": self._line_count}, {"starts": self._starts})
+        assert self._starts is not None
+        return self._starts
+
+    def _build(self) -> None:
+        import numpy as np
+        starts: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
+        newlines = 0
+        mm = self._mm
+        if mm is not None:
+            for base in range(0, self.size, _CHUNK):
+                count = min(_CHUNK, self.size - base)
+                chunk = np.frombuffer(mm, dtype=np.uint8, count=count, offset=base)
+                pos = np.flatnonzero(chunk == 10)
+                if pos.size:
+                    global_idx = np.arange(newlines, newlines + pos.size, dtype=np.int64)
+                    keep = pos[(global_idx + 1) % BLOCK == 0].astype(np.int64) + base + 1
+                    keep = keep[keep < self.size]
+                    if keep.size:
+                        starts.append(keep)
+                    newlines += int(pos.size)
+                del chunk
+            ends_open = mm[self.size - 1] != 10
+            self._line_count = newlines + (1 if ends_open else 0)
+        self._starts = np.concatenate(starts)
+
+    @property
+    def line_count(self) -> int:
+        self._index()
+        return self._line_count
+
+    def block_starts(self) -> np.ndarray:
+        """Byte offsets of lines 1, 1 + BLOCK, 1 + 2 * BLOCK, ..."""
+        return self._index()
+
+    def line_start(self, number: int) -> int:
+        """Byte offset where 1-based line ``number`` starts."""
+        starts = self._index()
+        block, rest = divmod(number - 1, BLOCK)
+        pos = int(starts[block])
+        assert self._mm is not None
+        for _ in range(rest):
+            pos = self._mm.find(b"\n", pos) + 1
+        return pos
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number holding byte ``offset``."""
+        import numpy as np
+        starts = self._index()
+        block = int(np.searchsorted(starts, offset, side="right")) - 1
+        assert self._mm is not None
+        return block * BLOCK + 1 + self._mm[int(starts[block]) : offset].count(b"\n")
+
+    # -- reading ---------------------------------------------------------------------------
+    def raw_lines(self, start: int, end: int) -> Iterator[bytes]:
+        """Raw bytes of lines ``start..end`` (inclusive, 1-based, clipped to the file)."""
+        end = min(end, self.line_count)
+        if start > end or self._mm is None:
+            return
+        pos = self.line_start(start)
+        for _ in range(start, end + 1):
+            nl = self._mm.find(b"\n", pos)
+            stop = self.size if nl < 0 else nl
+            yield self._mm[pos : min(stop, pos + MAX_LINE_CHARS * 4)]
+            pos = stop + 1
+
+    def lines(self, start: int, end: int) -> list[str]:
+        out = []
+        for number, raw in enumerate(self.raw_lines(start, end), start):
+            out.append(decode_line(raw, first=number == 1))
+        return out
+
+    def find_all(self, needle: bytes, limit: int = 1000, start: int = 0, end: int | None = None) -> Iterator[int]:
+        """Byte offsets of ``needle`` in the file (or in ``start..end``), in order, at most ``limit``."""
+        if self._mm is None or not needle:
+            return
+        stop = self.size if end is None else end
+        pos = self._mm.find(needle, start, stop)
+        while pos >= 0 and limit > 0:
+            yield pos
+            limit -= 1
+            pos = self._mm.find(needle, pos + 1, stop)
+
+    def find_text(self, text: str) -> int | None:
+        """Byte offset of the first occurrence of ``text``, ignoring case (None when absent).
+
+        Exact spellings are tried first at memchr speed; a case-insensitive regular expression
+        over the map is the fallback.
+        """
+        if self._mm is None or not text:
+            return None
+        for variant in dict.fromkeys((text, text.lower(), text.upper(), text.title(), text.capitalize())):
+            pos = self._mm.find(variant.encode("utf-8"))
+            if pos >= 0:
+                return pos
+        m = re.compile(re.escape(text.encode("utf-8")), re.I).search(self._mm)
+        return m.start() if m else None
+
+    def line_bounds(self, offset: int) -> tuple[int, int]:
+        """(start, end) byte offsets of the line holding ``offset``, end excluding the newline."""
+        assert self._mm is not None
+        start = self._mm.rfind(b"\n", 0, offset) + 1
+        nl = self._mm.find(b"\n", offset)
+        return start, self.size if nl < 0 else nl
+
+    def text_at(self, start: int, end: int) -> str:
+        assert self._mm is not None
+        return decode_line(self._mm[start:end], first=start == 0)
+
+    def mapping(self) -> mmap.mmap | None:
+        """The read-only memory map of the whole file (None for an empty file)."""
+        return self._mm
+
+    def head(self, size: int) -> bytes:
+        return b"" if self._mm is None else self._mm[: min(size, self.size)]
+
+    def window(self, offset: int, size: int) -> bytes:
+        return b"" if self._mm is None else self._mm[offset : min(offset + size, self.size)]
+
+    def close(self) -> None:
+        if self._mm is not None:
+            self._mm.close()
+            self._mm = None
+
+
+def decode_line(raw: bytes, first: bool = False) -> str:
+    if first and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    return raw.decode("utf-8", errors="replace")

@@ -1,0 +1,182 @@
+"""Findings -> claims with their citations.
+
+Findings are Markdown/plain text or structured claims JSON, told apart by content:
+
+* Markdown/text: see :mod:`citeproof.extract.markdown`.
+* JSON: a list of claims, ``{"claims": [...]}``, or the pipeline shape
+  ``{"validated_claims": [...], "non_validated_claims": [...]}``. Each claim is a string or an object
+  ``{"id"?, "claim" | "text", "citations"?: [str], "evidence_sources"?: [str], "validation_status"?}``.
+  Citations given in ``citations``/``evidence_sources`` are parsed like citations in text; one that
+  matches no format is kept as an ``unknown`` citation and fails the claim (unknown is never a pass).
+
+Claims keep the ``id`` given in structured input; otherwise they are numbered ``c1``, ``c2``, ...
+in reading order.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..citations import Scope, find_citations
+from ..errors import FindingsError
+from ..model import CitationRef, Claim
+from .markdown import is_claim_text, is_unverified, sentences
+
+MAX_FINDINGS_BYTES = 64 * 1024 * 1024
+_FILLER = re.compile(
+    r"^(?:[\s()\[\]{},;:.`'\"*_\-–—>]|\b(?:sources?|evidence|refs?|references?|see|cf|citations?|per|from|in|at|and|also)\b)*$",
+    re.I,
+)
+
+
+def load_findings(path: str | Path) -> str:
+    """Read a findings file as text (UTF-8, BOM allowed), with a one-line error on failure."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
+    if size > MAX_FINDINGS_BYTES:
+        raise FindingsError(f"findings file is too large ({size} bytes, limit {MAX_FINDINGS_BYTES})", p)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", errors="replace")
+    if b"\x00" in raw[:65536]:
+        raise FindingsError("findings are not text (binary data)", p)
+    text = raw.decode("utf-8-sig", errors="replace")
+    sample = text[:65536]
+    if sample and sample.count("\ufffd") > max(8, len(sample) // 20):
+        raise FindingsError("findings are not UTF-8 text (mostly undecodable bytes)", p)
+    return text
+
+
+def read_claims(text: str, scope: Scope | None = None, source: str = "findings") -> list[Claim]:
+    """Claims of a findings document (Markdown/text or structured JSON)."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("[", "{"):
+        try:
+            data = orjson.loads(stripped)
+        except orjson.JSONDecodeError as exc:
+            if not re.search(r"[A-Za-z]{2}", stripped[:65536]):
+                raise FindingsError(f"findings look like JSON but do not parse ({exc})", source) from None
+            data = None
+        if data is not None:
+            return _structured(data, scope, source)
+    return _prose(text, scope)
+
+
+_FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.M)
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
+
+
+def _footnotes(text: str) -> tuple[str, dict[str, str]]:
+    """Footnote definitions (``[^1]: demisto.log:45``) and the text with them blanked (lines kept)."""
+    notes: dict[str, str] = {}
+
+    def blank(m: re.Match[str]) -> str:
+        notes.setdefault(m.group(1), m.group(2))
+        return ""
+
+    return _FOOTNOTE_DEF.sub(blank, text), notes
+
+
+def _prose(text: str, scope: Scope | None) -> list[Claim]:
+    claims: list[Claim] = []
+    text, notes = _footnotes(text)
+    for sentence in sentences(text):
+        refs = find_citations(sentence.text, scope)
+        for mark in _FOOTNOTE_REF.findall(sentence.text):
+            refs += [CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in find_citations(notes.get(mark, ""), scope)]
+        rest = _without(sentence.text, refs)
+        if refs and claims and _FILLER.match(rest):
+            prev = claims[-1]
+            shift = len(prev.text) + 1
+            moved = tuple(
+                CitationRef(r.format_id, r.raw, r.start + shift, r.end + shift, r.fields, r.parse_error) for r in refs
+            )
+            claims[-1] = Claim(prev.id, f"{prev.text} {sentence.text}", prev.citations + moved, prev.line, prev.column, prev.unverified)
+            continue
+        if not is_claim_text(rest if refs else sentence.text):
+            continue
+        claims.append(
+            Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text))
+        )
+    return claims
+
+
+def _without(text: str, refs: list[CitationRef]) -> str:
+    out, pos = [], 0
+    for r in refs:
+        if r.start < pos:
+            continue
+        out.append(text[pos : r.start])
+        pos = r.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
+    items: list[Any]
+    if isinstance(data, list):
+        items = data
+    elif isinstance(data, dict) and isinstance(data.get("claims"), list):
+        items = data["claims"]
+    elif isinstance(data, dict) and ("validated_claims" in data or "non_validated_claims" in data):
+        for key in ("validated_claims", "non_validated_claims"):
+            if data.get(key) is not None and not isinstance(data[key], list):
+                raise FindingsError(f"'{key}' must be a list of claims, not a {type(data[key]).__name__}", source)
+        items = list(data.get("validated_claims") or []) + list(data.get("non_validated_claims") or [])
+    else:
+        raise FindingsError(
+            "JSON findings must be a list of claims, {\"claims\": [...]} or {\"validated_claims\": [...], \"non_validated_claims\": [...]}",
+            source,
+        )
+    claims: list[Claim] = []
+    seen_ids: set[str] = set()
+    for index, item in enumerate(items, 1):
+        given: Any = None
+        extra: list[str] = []
+        if isinstance(item, str):
+            text = item
+        elif isinstance(item, dict):
+            value = item.get("claim", item.get("text"))
+            if not isinstance(value, str):
+                raise FindingsError(f"claim {index} has no 'claim' or 'text' string", source)
+            text = value
+            given = item.get("id")
+            extra = _as_list(item.get("citations")) + _as_list(item.get("evidence_sources"))
+        else:
+            raise FindingsError(f"claim {index} is a {type(item).__name__}, expected an object or a string", source)
+        refs = list(find_citations(text, scope))
+        for cited in extra:
+            parsed = find_citations(cited, scope)
+            if parsed:
+                refs.extend(CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in parsed)
+            else:
+                refs.append(CitationRef("unknown", cited, -1, -1, {}, f"'{cited}' matches none of the seven citation formats"))
+        claim_id = str(given) if given is not None else f"c{index}"
+        if claim_id in seen_ids:
+            raise FindingsError(f"claim id '{claim_id}' is used twice", source)
+        seen_ids.add(claim_id)
+        claims.append(Claim(claim_id, text, tuple(refs), 0, 0, is_unverified(text)))
+    return claims
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if v is not None and str(v).strip()]
+    return [str(value)]
+
+
+__all__ = ["load_findings", "read_claims"]

@@ -1,0 +1,57 @@
+"""Event words: what happened, and which events cannot describe the same thing.
+
+The table is data (``citeproof/data/events.json``): groups of words per event ("crashed",
+"panic", "segfault" -> ``crash``) and pairs of groups that contradict each other (``start``/``crash``,
+``create``/``delete``, ``succeed``/``fail``, ...). A word negated just before it ("did not crash",
+"never started") is not counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+_NEGATION = re.compile(r"\b(?:not|never|no|without|didn't|wasn't|weren't|isn't|hasn't|haven't|cannot|can't)\s+(?:\w+\s+)?$", re.I)
+
+
+@cache
+def table() -> tuple[dict[str, re.Pattern[str]], dict[str, frozenset[str]]]:
+    data = json.loads(resources.files("citeproof").joinpath("data/events.json").read_text(encoding="utf-8"))
+    patterns = {
+        name: re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])", re.I)
+        for name, words in data["events"].items()
+    }
+    opposite: dict[str, set[str]] = {name: set() for name in patterns}
+    for a, b in data["opposites"]:
+        opposite[a].add(b)
+        opposite[b].add(a)
+    return patterns, {k: frozenset(v) for k, v in opposite.items()}
+
+
+def events_in(text: str, skip_negated: bool = True) -> dict[str, str]:
+    """Event group -> the first word of it found in ``text``."""
+    patterns, _ = table()
+    found: dict[str, str] = {}
+    for name, pattern in patterns.items():
+        for m in pattern.finditer(text):
+            if skip_negated and _NEGATION.search(text[max(0, m.start() - 30) : m.start()]):
+                continue
+            found[name] = m.group(0)
+            break
+    return found
+
+
+def conflict(claim: str, evidence: str) -> tuple[str, str] | None:
+    """(claim word, evidence word) when the claim's event is absent and an opposite one is present."""
+    _, opposite = table()
+    said = events_in(claim)
+    shown = events_in(evidence, skip_negated=False)
+    for name, word in sorted(said.items()):
+        if name in shown:
+            continue
+        for other in sorted(opposite[name]):
+            if other in shown and other not in said:
+                return word, shown[other]
+    return None
