@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,21 @@ class Outcome:
         return self.label is not None and self.label.status == self.actual
 
 
-def case_dirs() -> list[Path]:
-    return sorted(p for p in CASES.iterdir() if (p / "expected.json").is_file())
+def case_dirs(root: Path = CASES) -> list[Path]:
+    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+
+
+def findings_file(case: Path) -> Path:
+    """``findings.md``, or ``findings.json`` for a case written as structured claims."""
+    md = case / "findings.md"
+    return md if md.is_file() else case / "findings.json"
+
+
+def verdict(case: Path) -> str | None:
+    """The labelled document verdict (PASSED/BLOCKED), when the case gives one."""
+    data = json.loads((case / "expected.json").read_text(encoding="utf-8"))
+    value = data.get("verdict")
+    return str(value) if value else None
 
 
 def needs_corpus(case: Path) -> bool:
@@ -60,6 +74,7 @@ def build_bundle(case: Path, into: Path, corpus: Path = CORPUS) -> Path:
     if needs_corpus(case):
         manifest = json.loads((case / "corpus.json").read_text(encoding="utf-8"))
         for rel, source in manifest["files"].items():
+            source = source.split("shared/corpus/", 1)[-1]
             if source.startswith("loghub/"):
                 raise ValueError(f"{case.name}: loghub is licensed for research only and may not be used in tests")
             dest = target / rel
@@ -79,18 +94,21 @@ def options(case: Path) -> dict[str, Any]:
 
 def run_case(case: Path, workdir: Path) -> tuple[Report, list[Outcome]]:
     bundle = build_bundle(case, workdir)
-    report = citeproof.validate(case / "findings.md", bundle, **options(case))
+    report = citeproof.validate(findings_file(case), bundle, **options(case))
     return report, match(labels(case), report)
+
+
+def _plain(text: str) -> str:
+    """Text as labels give it: white space collapsed, Markdown emphasis markers dropped."""
+    return " ".join(re.sub(r"\*\*|__|(?<!\w)\*|\*(?!\w)", "", text).split())
 
 
 def match(expected: list[Label], report: Report) -> list[Outcome]:
     outcomes: list[Outcome] = []
     used: set[int] = set()
     for claim in [*report.claims, *report.unverified_observations]:
-        text = " ".join(claim.claim.split())
-        hit = next(
-            (i for i, lab in enumerate(expected) if i not in used and text.startswith(" ".join(lab.text.split()))), None
-        )
+        text = _plain(claim.claim)
+        hit = next((i for i, lab in enumerate(expected) if i not in used and text.startswith(_plain(lab.text))), None)
         if hit is None:
             outcomes.append(Outcome(None, "unlabelled", text, claim.reason))
             continue

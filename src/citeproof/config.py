@@ -24,6 +24,9 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     jira_retries: 2           # extra tries after a timeout, a connection error, 429 or 5xx
     hook_max_attempts: 3      # times `citeproof hook` blocks one stop chain before letting it go
     hook_fail_open: false     # true: an internal error of the hook allows the stop (default: blocks)
+    anchor_slack: 2           # content words of a claim the cited evidence may leave unanchored
+                              # (0: every word must be anchored; see citeproof/support/anchor.py)
+    anchor_strict_verbs: false  # true: an unanchored verb form ("crashed") always makes the claim unsupported
 
 Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
 """
@@ -65,6 +68,8 @@ class Options(BaseModel):
     jira_retries: int = Field(2, ge=0, le=10)
     hook_max_attempts: int = Field(3, ge=0)
     hook_fail_open: bool = False
+    anchor_slack: int = Field(2, ge=0, le=20)
+    anchor_strict_verbs: bool = False
 
     @field_validator("assume_tz")
     @classmethod

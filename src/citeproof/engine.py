@@ -36,8 +36,19 @@ from .evidence.prepare import prepare
 from .evidence.structured import jira_issues
 from .evidence.timestamps import parse_iso
 from .extract import load_findings, read_claims
-from .model import CitationRef, CitationResult, Claim, ClaimResult, ClaimStatus, ContradictionFinding, Evidence, Report, SubCheck
-from .support import check_support, claim_facts, strip_citations, suggest_lines
+from .model import (
+    AnchorResult,
+    CitationRef,
+    CitationResult,
+    Claim,
+    ClaimResult,
+    ClaimStatus,
+    ContradictionFinding,
+    Evidence,
+    Report,
+    SubCheck,
+)
+from .support import Support, check_support, claim_facts, strip_citations, suggest_lines
 from .support.facts import ClaimTime, split_negation
 
 
@@ -226,16 +237,21 @@ def _verdict(
                            recovery=recovery, **base), warnings, evidence
     stamps = [r for r, c in zip(refs, citations, strict=True) if r.format_id == "timestamp" and c.citation_exists]
     tolerance = max([float(r.fields.get("tolerance_s") or opts.default_time_window_s) for r in stamps] + [0.0])
-    support = check_support(stripped, list(evidence), opts.tzinfo, tolerance, cited_times(stamps, opts))
+    support = check_support(stripped, list(evidence), opts.tzinfo, tolerance, cited_times(stamps, opts),
+                            opts.anchor_slack, opts.anchor_strict_verbs)
     if not support.ok:
         citations, hints = _suggest(claim, stripped, citations, bundle, support.reason)
         hints = [h for c in checked for h in _har_hints(c, support.statuses, bundle, opts)] + hints
         updated = [c.model_copy(update={"evidence_supports": False, "reason": support.reason}) for c in citations]
         status = ClaimStatus.CONTRADICTED if support.contradicted else ClaimStatus.UNSUPPORTED
-        return ClaimResult(status=status, validated=False, reason=support.reason,
-                           citations=updated, recovery=recovery + hints, **base), warnings, evidence
+        return ClaimResult(status=status, validated=False, reason=support.reason, citations=updated,
+                           recovery=recovery + hints, anchors=_anchors(support), **base), warnings, evidence
     return ClaimResult(status=ClaimStatus.VERIFIED, validated=True, reason=support.reason,
-                       citations=citations, **base), warnings, evidence
+                       citations=citations, anchors=_anchors(support), **base), warnings, evidence
+
+
+def _anchors(support: Support) -> list[AnchorResult]:
+    return [AnchorResult(word=a.word, evidence_word=a.evidence_word, via=a.via, location=a.location) for a in support.anchors]
 
 
 def cited_times(refs: list[CitationRef], opts: Options) -> tuple[ClaimTime, ...]:

@@ -79,6 +79,7 @@ class Evidence:
     statuses: tuple[int, ...] = ()
     items: tuple[str, ...] = ()
     source: str = ""
+    location: str = ""  # the citation's location (file with line or entry), for anchors
 
 
 class _Out(BaseModel):
@@ -106,6 +107,15 @@ class CitationResult(_Out):
     checks: list[SubCheck] = Field(default_factory=list)
 
 
+class AnchorResult(_Out):
+    """How one content word of a claim is anchored in its cited evidence (or that it is not)."""
+
+    word: str
+    evidence_word: str | None = Field(description="the evidence word that anchors it; null when nothing does")
+    via: str = Field(description="lemma, synonym, structure, source, or none")
+    location: str = Field(default="", description="the cited location the anchor was read from")
+
+
 class ClaimResult(_Out):
     id: str
     claim: str
@@ -116,6 +126,7 @@ class ClaimResult(_Out):
     column: int = Field(default=0, description="1-based column of the claim in the findings; 0 if unknown")
     citations: list[CitationResult] = Field(default_factory=list)
     recovery: list[str] = Field(default_factory=list)
+    anchors: list[AnchorResult] = Field(default_factory=list, description="each content word of the claim and its anchor")
 
 
 class ContradictionFinding(_Out):

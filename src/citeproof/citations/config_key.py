@@ -126,7 +126,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         verdict, why = ("match", "") if values_match(stated, value, key) else ("mismatch", f"stated {stated}, the evidence says {shown}")
     else:
         verdict, why = stated_in_claim(ctx.claim_text, key, value)
-    evidence = Evidence(kind="config", text=f"{key} = {shown}", items=(shown,))
+    evidence = Evidence(kind="config", text=f"{key} = {shown}", items=(shown,), source=file.rel, location=location)
     excerpt = f"{location} = {shown}"
     if verdict == "mismatch":
         steps.fail("value_matches", why)

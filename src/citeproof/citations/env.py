@@ -81,7 +81,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         verdict, why = ("match", "") if ok else ("mismatch", f"stated {stated}, the evidence says {value}")
     else:
         verdict, why = stated_in_claim(ctx.claim_text, found_key, value)
-    evidence = Evidence(kind="env", text=f"{found_key} = {value}", items=(value,), source=source)
+    evidence = Evidence(kind="env", text=f"{found_key} = {value}", items=(value,), source=source, location=f"{source}#{found_key}")
     everything = Evidence(kind="context", text="\n".join(f"{k}: {v}" for k, (v, _) in sorted(env.items())), source=source)
     excerpt = f"{location} = {value}"
     if verdict == "mismatch":

@@ -137,7 +137,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         if b - a + 1 > MAX_EXCERPT_LINES:
             shown.append(f"… ({b - a + 1 - MAX_EXCERPT_LINES} more lines)")
     excerpt = "\n".join(shown)
-    evidence = Evidence(kind="log", text="\n".join(lines), items=tuple(lines), source=file.rel)
+    evidence = Evidence(kind="log", text="\n".join(lines), items=tuple(lines), source=file.rel, location=where)
     return found(ref, f"{where} exists", steps, excerpt, where, (evidence,))
 
 

@@ -149,14 +149,15 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         )
     steps.ok("has_status", ", ".join(str(e.status) for e in entries[:20]))
     lines = [f"entry {n} (index {n - base}): {e.summary()}" for n, e in zip(numbers, entries, strict=True)]
+    where = f"{file.rel} entr{'y' if len(numbers) == 1 else 'ies'} {', '.join(str(n) for n in numbers[:20])}"
     evidence = Evidence(
         kind="har",
         text="\n\n".join(e.search_text() for e in entries),
         statuses=tuple(e.status if e.status is not None else -1 for e in entries),
         items=tuple(e.search_text() for e in entries),
         source=file.rel,
+        location=where,
     )
-    where = f"{file.rel} entr{'y' if len(numbers) == 1 else 'ies'} {', '.join(str(n) for n in numbers[:20])}"
     return found(ref, f"{len(numbers)} HAR entr{'y' if len(numbers) == 1 else 'ies'} found", steps, "\n".join(lines), where, (evidence,))
 
 

@@ -76,23 +76,66 @@ _FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.M)
 _FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
 
 
-def _footnotes(text: str) -> tuple[str, dict[str, str]]:
-    """Footnote definitions (``[^1]: demisto.log:45``) and the text with them blanked (lines kept)."""
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+# a numbered source list: "[1] capture.har:entry-1", "[1]: ...", "1. ...", "¹ ...", under "Sources:" or not
+_NUMBERED_DEF = re.compile(r"^[ \t]{0,3}(?:[-*+][ \t]+)?(?:\[(\d{1,3})\]:?|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))[ \t]*(\S.*)$", re.M)
+_LISTED_DEF = re.compile(r"^[ \t]{0,3}(\d{1,3})[.)][ \t]+(\S.*)$", re.M)
+_SOURCES_HEAD = re.compile(
+    r"^[ \t]{0,3}(?:#{1,6}[ \t]*)?\**(?:sources|references|citations|evidence|notes)\**[ \t]*:?\**[ \t]*$", re.I | re.M
+)
+_NUMBER_REF = re.compile(r"\[(\d{1,3}(?:\s?,\s?\d{1,3})*)\]|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})")
+
+
+def _footnotes(text: str, scope: Scope | None = None) -> tuple[str, dict[str, str]]:
+    """Footnote definitions and the text with them blanked (lines kept).
+
+    ``[^1]: demisto.log:45`` anywhere; ``[1] demisto.log:45``, ``[1]: ...`` and ``¹ ...`` lines that hold a
+    citation; and ``1. demisto.log:45`` items of a list under a "Sources:"/"References:" heading. Numbered
+    notes are keyed ``#1`` so a marker ``[1]`` or ``¹`` finds them.
+    """
     notes: dict[str, str] = {}
 
     def blank(m: re.Match[str]) -> str:
         notes.setdefault(m.group(1), m.group(2))
         return ""
 
-    return _FOOTNOTE_DEF.sub(blank, text), notes
+    text = _FOOTNOTE_DEF.sub(blank, text)
+
+    def numbered(m: re.Match[str]) -> str:
+        if not find_citations(m.group(3), scope):
+            return m.group(0)
+        notes.setdefault("#" + (m.group(1) or m.group(2).translate(_SUPERSCRIPT)), m.group(3))
+        return ""
+
+    text = _NUMBERED_DEF.sub(numbered, text)
+    head = _SOURCES_HEAD.search(text)
+    if head is not None:
+        def listed(m: re.Match[str]) -> str:
+            if not find_citations(m.group(2), scope):
+                return m.group(0)
+            notes.setdefault("#" + m.group(1), m.group(2))
+            return ""
+
+        text = text[: head.end()] + _LISTED_DEF.sub(listed, text[head.end():])
+    return text, notes
+
+
+def _marks(sentence: str, notes: dict[str, str]) -> list[str]:
+    """The note keys a sentence refers to: ``[^a]``, and ``[1]``, ``[1, 2]``, ``¹`` when numbered notes exist."""
+    keys = _FOOTNOTE_REF.findall(sentence)
+    if any(k.startswith("#") for k in notes):
+        for m in _NUMBER_REF.finditer(sentence):
+            numbers = re.findall(r"\d+", m.group(1)) if m.group(1) else [m.group(2).translate(_SUPERSCRIPT)]
+            keys += ["#" + n for n in numbers if "#" + n in notes]
+    return keys
 
 
 def _prose(text: str, scope: Scope | None) -> list[Claim]:
     claims: list[Claim] = []
-    text, notes = _footnotes(text)
+    text, notes = _footnotes(text, scope)
     for sentence in sentences(text):
         refs = find_citations(sentence.text, scope)
-        for mark in _FOOTNOTE_REF.findall(sentence.text):
+        for mark in _marks(sentence.text, notes):
             refs += [CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in find_citations(notes.get(mark, ""), scope)]
         rest = _without(sentence.text, refs)
         if refs and claims and _FILLER.match(rest):
@@ -103,7 +146,7 @@ def _prose(text: str, scope: Scope | None) -> list[Claim]:
             )
             claims[-1] = Claim(prev.id, f"{prev.text} {sentence.text}", prev.citations + moved, prev.line, prev.column, prev.unverified)
             continue
-        if not is_claim_text(rest if refs else sentence.text):
+        if not is_claim_text(rest if refs else sentence.text, cited=bool(refs)):
             continue
         claims.append(
             Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text))

@@ -46,6 +46,17 @@ _META = re.compile(
     r"(?:hi|hello|hey|thanks|thank you|great|okay|ok|sure|summary|findings|conclusion|overview|details)\b[\s!.,:]*$)",
     re.I,
 )
+# sentences about the investigation or the document rather than the incident ("I reviewed the bundle.",
+# "Here are my findings.", "All claims below are cited."): not claims when they cite nothing
+_ABOUT_WORK = re.compile(
+    r"^(?:(?:i|we)(?:\s+have|'ve)?\s+(?:also\s+|then\s+|first\s+)?(?:reviewed|investigated|analy[sz]ed|read|looked|went|parsed|checked|"
+    r"examined|inspected|summari[sz]ed|used|collected|pulled|gathered|compared|walked|scanned|grepped|searched|correlated|"
+    r"cross-checked|combined|started|began|worked|focused|concentrated)\b|"
+    r"(?:here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|(?:this|that)\s+(?:concludes|completes|ends)|"
+    r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
+    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment)\s+(?:covers|summari[sz]es|describes|lists|is\b)))",
+    re.I,
+)
 _UNVERIFIED = re.compile(
     r"^(?:\**\s*note\s*\**\s*:\s*\**\s*)?\**\s*(?:unverified(?:\s+(?:assumption|observation|claim|hypothesis))?|assumption|hypothesis)\b"
     r"|\bunverified\s+observation\b|\((?:unverified|assumption)\)",
@@ -204,9 +215,12 @@ def sentences(text: str) -> Iterator[Sentence]:
             yield Sentence(sentence, line, column, index)
 
 
-def is_claim_text(text: str) -> bool:
-    """False for questions, lead-ins, plans, meta lines, greetings and word-less text."""
+def is_claim_text(text: str, cited: bool = True) -> bool:
+    """False for questions, lead-ins, plans, meta lines, greetings and word-less text; an uncited
+    sentence about the investigation itself ("I reviewed the logs.", "Here are my findings.") is not a claim."""
     plain = text.strip().strip("*_` ").strip()
+    if not cited and _ABOUT_WORK.match(plain):
+        return False
     if not re.search(r"[A-Za-z]{2}", plain):
         return False
     if plain.endswith("?") or plain.endswith(":"):

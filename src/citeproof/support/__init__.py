@@ -37,8 +37,9 @@ from ..evidence import Bundle
 from ..evidence.timestamps import stamps_in
 from ..model import Claim, Evidence
 from ..text import ordered_terms, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
+from .anchor import Anchor, anchor_claim, is_predicate, is_weak
 from .events import conflict, events_in
-from .facts import ClaimTime, Facts, Number, extract, split_negation
+from .facts import QUOTE_PATTERNS, ClaimTime, Facts, Number, extract, split_negation
 
 __all__ = ["Facts", "Support", "check_support", "claim_facts", "strip_citations", "suggest_lines"]
 
@@ -53,6 +54,7 @@ class Support:
     reason: str
     statuses: tuple[int, ...] = ()
     contradicted: bool = False  # the evidence shows the opposite (SPEC §6.4), not merely nothing
+    anchors: tuple[Anchor, ...] = ()  # how each content word of the claim is anchored in the evidence
 
 
 def _norm(text: str) -> str:
@@ -65,6 +67,8 @@ def check_support(
     tz: dt.tzinfo = dt.UTC,
     time_tolerance_s: float = 0.0,
     cited_times: tuple[ClaimTime, ...] = (),
+    slack: int = 2,
+    strict_verbs: bool = False,
 ) -> Support:
     """Whether the union of ``evidence`` supports ``claim_text`` (citations removed).
 
@@ -98,24 +102,39 @@ def check_support(
     for problem in checks:
         if problem:
             return Support(False, problem, facts.statuses)
+    anchors = tuple(anchor_claim(residual(positive, facts), [e for e in items if e.kind != "context"]))
+    loose = [a.word for a in anchors if a.evidence_word is None and not is_weak(a.word)]
+    # an event word of the event table ("crashed", "deleted", "failed") is never let pass unanchored
+    strict = [w for w in loose if events_in(w) or (strict_verbs and is_predicate(w))]
+    if loose and (len(loose) > slack or strict):
+        return Support(False, "unsupported: the cited evidence does not show " + ", ".join(f"'{w}'" for w in loose[:6]),
+                       facts.statuses, anchors=anchors)
     if negated and not facts.hard:
-        return Support(True, "the cited evidence does not show what the claim says is absent")
-    if facts.hard:
-        return Support(True, "cited evidence shows " + _describe(facts))
-    textual = [e for e in items if e.kind != "timestamp"]
-    if not textual:
-        plain = re.sub(r"\b[A-Z]{2,}\b", " ", claim_text)  # acronyms (CNN, HAR) name the context, not the event
-        event_words = {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", " ".join(events_in(plain).values()))}
-        content = [t for t in ordered_terms(plain) if t not in _GENERIC_VERBS | _GENERIC_NOUNS | event_words]
-        instants = "\n".join(e.text for e in items)
-        worded = " ->" not in instants  # log lines say what happened; HAR summaries (METHOD URL -> STATUS) hardly do
-        if worded and len(content) >= 2 and not set(content) & terms(instants):  # one word alone may just name the context
-            return Support(False, "unsupported: nothing logged at the cited instant shares a term with the claim")
-        return Support(True, "the cited instant is in the evidence")
-    shared = terms(claim_text) & terms("\n".join(e.text for e in textual))
-    if not shared:
-        return Support(False, "unsupported: the cited evidence shares no terms with the claim")
-    return Support(True, "cited evidence shares terms with the claim: " + ", ".join(sorted(shared)[:5]))
+        return Support(True, "the cited evidence does not show what the claim says is absent", anchors=anchors)
+    shown = _describe(facts) if facts.hard else ""
+    words = ", ".join(f"{a.word}~{a.evidence_word}" for a in anchors
+                      if a.evidence_word is not None and (a.via != "lemma" or a.word != a.evidence_word))
+    unshown = ", ".join(f"'{a.word}'" for a in anchors if a.evidence_word is None)
+    detail = "; ".join(p for p in (shown, f"anchored: {words}" if words else "",
+                                   f"not shown (within the anchor slack): {unshown}" if unshown else "") if p)
+    return Support(True, "cited evidence shows " + (detail or "every claim word"), anchors=anchors)
+
+
+_UNIT_WORDS = frozenset(
+    "ms msec millisecond milliseconds s sec secs second seconds m min mins minute minutes h hr hrs hour hours d day days "
+    "b byte bytes kb mb gb tb kib mib gib tib k g percent pct rps rpm qps req reqs "
+    "jan january feb february mar march apr april may jun june jul july aug august sep sept september oct october "
+    "nov november dec december mon monday tue tuesday wed wednesday thu thursday fri friday sat saturday sun sunday".split())
+
+
+def residual(text: str, facts: Facts) -> str:
+    """The claim without its hard facts (checked on their own): quotes, identifiers, versions, numbers and units."""
+    for pattern in QUOTE_PATTERNS:
+        text = pattern.sub(" ", text)
+    for value in sorted((*facts.identifiers, *facts.versions), key=len, reverse=True):
+        text = text.replace(value, " ")
+    text = re.sub(r"(?<![A-Za-z])\d[\w.:,%/+\-]*", " ", text)
+    return " ".join(w for w in text.split() if w.lower().strip(".,;:()") not in _UNIT_WORDS)
 
 
 def _describe(facts: Facts) -> str:
@@ -321,6 +340,8 @@ def _numbers(facts: Facts, items: list[Evidence]) -> str | None:
         equal = _close if n.approx else same_number
         if n.quantity is not None:
             q = n.quantity
+            if q.unit == "s" and _between_instants(q.value, n.approx, items):
+                continue
             if any(s.quantity and (same_quantity(s.quantity, q) if not n.approx else s.quantity.unit == q.unit
                                    and equal(s.quantity.value, q.value)) for s in seen):
                 continue
@@ -338,6 +359,22 @@ def _numbers(facts: Facts, items: list[Evidence]) -> str | None:
         if not present:
             return f"'{n.raw}' is not in the cited evidence"
     return None
+
+
+MAX_INSTANTS = 200  # instants of the cited evidence compared pairwise for a stated duration
+
+
+def _between_instants(seconds: float, approx: bool, items: list[Evidence]) -> bool:
+    """A duration the cited evidence computes: the time between two of its instants ("13 minutes later",
+    "six seconds apart", "within 30 ms"), to the precision the claim gives it."""
+    stamps = sorted({s.instant.timestamp() for e in items if e.kind in ("log", "har", "timestamp")
+                     for _, s in stamps_in(e.text, dt.UTC)})[:MAX_INSTANTS]
+    if len(stamps) < 2:
+        return False
+    # a value written in whole units of its size is rounded to that unit: "13 minutes" is 12.5-13.5 min
+    unit = 3600.0 if seconds >= 3600 else 60.0 if seconds >= 60 else 1.0 if seconds >= 1 else 0.001
+    slack = max(unit / 2, (0.1 if approx else 0.02) * seconds)
+    return any(abs((b - a) - seconds) <= slack for i, a in enumerate(stamps) for b in stamps[i + 1:])
 
 
 def _close(a: float, b: float) -> bool:

@@ -28,7 +28,7 @@ from importlib import resources
 
 from ..text import STOP_WORDS, Quantity, parse_quantity, stem
 
-_QUOTES = (
+QUOTE_PATTERNS = _QUOTES = (
     re.compile(r"(?<![\w'])'([^'\n]{2,300}?)'(?![\w])"),
     re.compile(r'"([^"\n]{2,300}?)"'),
     re.compile(r"“([^”\n]{2,300}?)”"),
@@ -234,13 +234,16 @@ def software_pattern() -> re.Pattern[str]:
     return re.compile(r"(?<![\w.\-/])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w\-])", re.I)
 
 
+_NOT_IDENTIFIER = re.compile(r"[KMGTPE]i?B|[kKMGT]bps|[KMGT]iB/s|ms|µs|ns", re.I)
+
+
 def _identifiers(text: str) -> tuple[list[str], list[tuple[int, int]]]:
     found: list[tuple[int, int, str]] = []
     for pattern in _IDENTIFIERS:
         for m in pattern.finditer(text):
             value = m.group(0).rstrip(".,;:")
-            if len(value) < 3:
-                continue
+            if len(value) < 3 or _NOT_IDENTIFIER.fullmatch(value) or software_pattern().fullmatch(value):
+                continue  # a unit (GiB, MiB) or a product name (PostgreSQL) is not an identifier to find verbatim
             found.append((m.start(), m.start() + len(value), value))
     found.sort(key=lambda t: (t[0], -(t[1] - t[0])))
     out: list[str] = []

@@ -1,0 +1,274 @@
+"""Anchoring: every word a claim asserts must be shown by its cited evidence.
+
+Hard facts (quotes, statuses, identifiers, numbers, times) are checked by their own checks; this check
+covers the rest of the claim — its subject, its event or predicate, its object and its qualifiers. Each
+content word of the claim must be *anchored* in the cited evidence, by one of:
+
+``lemma``      the same lemma ("failed" ~ "failing" ~ "fails"), from the lemminflect lemmatizer;
+``synonym``    a word of the same concept in the operations lexicon (``data/lexicon.json``:
+               exited / stopped / terminated; refused / rejected / denied; ...);
+``structure``  a structural reading of the evidence: ``key=value`` and ``key: value`` fields, CamelCase,
+               snake_case and dotted names split into words, abbreviations and tags expanded
+               (``[preauth]`` is "before authentication", ``OOMKilled`` is "out of memory killed"),
+               HAR entries read as "request ... returned ... error/success";
+``source``     the name of the cited file ("redis" in ``redis.log``), which names what the lines are about.
+
+Words that only frame the statement ("logged", "shows", "the log", "first", "then") need no anchor; they
+are the lexicon's ``framing`` list, plus English function words. A claim with a content word that no
+anchor reaches is ``unsupported``, and the reason names the words the evidence does not show.
+
+Passing: "Redis began a background save" citing ``redis.log:20`` =
+``Background saving started by pid 2904`` (began ~ started by synonym, save ~ saving by lemma,
+Redis by source).
+Failing: "The vendor secretly deleted our production database" citing ``connecting to vendor api``:
+"secretly", "deleted", "production" and "database" are not anchored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from http import HTTPStatus
+from importlib import resources
+
+from ..model import Evidence
+from ..text import STOP_WORDS
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9]+)*")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_KEY_VALUE = re.compile(r"([A-Za-z_][\w.\-]*)\s?[=:]\s?\"?([^\s,;\"'}\]]+)")
+_FALSE = frozenset({"false", "0", "no", "off", "none", "disabled", "null"})
+_ACCESS_LINE = re.compile(  # a status inside a log line: access-log format, a HAR summary, "HTTP 429", "status=503"
+    r'"(?:GET|POST|PUT|DELETE|HEAD|PATCH|OPTIONS|CONNECT|TRACE) [^"]*" ([1-5]\d\d) |\s->\s(\d{1,3})\b'
+    r"|\bHTTP(?:/\d(?:\.\d)?)?\s([1-5]\d\d)\b|\b(?:status|status_code|code)[=:]\s?\"?([1-5]\d\d)\b", re.I)
+_IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])")
+_SEVERE = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|EMERG|ALERT|CRIT|E)\b|\[(?:error|crit|alert|emerg)\]")
+_WARNING = re.compile(r"\b(?:WARN|WARNING|W)\b|\[warn\]")
+_BOT = re.compile(r"bot\b|crawler|spider|slurp", re.I)
+_READINGS = {  # what a kind of evidence is, whatever its lines say
+    "pattern": "known pattern signature database match matches",
+    "jira": "ticket issue jira tracked tracks report reported bug",
+    "config": "configured configuration set setting value",
+    "env": "environment configured set setting value host running",
+}
+
+
+def _status_words(status: int) -> str:
+    """What an HTTP status says: its class, its RFC 9110 reason phrase and the lexicon's reading of it."""
+    if status == 0 or status >= 500:
+        words = "request failed failure error server response"
+    elif status >= 400:
+        words = "request failed failure error client response rejected"
+    elif status >= 300:
+        words = "request redirect redirected response"
+    else:
+        words = "request succeeded success ok response served returned"
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    return " ".join((words, phrase, lexicon().status_readings.get(status, "")))
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """How one claim word is anchored: the evidence word, the kind of anchor, and where."""
+
+    word: str
+    evidence_word: str | None  # None: not anchored
+    via: str  # lemma | synonym | structure | source | none
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    concepts: dict[str, frozenset[int]]  # lemma -> concept ids
+    framing: frozenset[str]
+    expansions: dict[str, tuple[str, ...]]
+    status_readings: dict[int, str]
+    weak: frozenset[str]
+    signatures: tuple[tuple[re.Pattern[str], str], ...]
+
+
+@cache
+def lexicon() -> Lexicon:
+    data = json.loads(resources.files("citeproof").joinpath("data/lexicon.json").read_text(encoding="utf-8"))
+    concepts: dict[str, set[int]] = {}
+    for n, words in enumerate(data["synonyms"]):
+        for word in words:
+            for lemma in lemmas(word.lower()):
+                concepts.setdefault(lemma, set()).add(n)
+    words = [w.lower() for w in (*data["framing"], *data.get("relations", ()))]
+    framing = frozenset(lemma for w in words for lemma in lemmas(w)) | frozenset(words)
+    expansions = {k.lower(): tuple(v.lower().split()) for k, v in data["expansions"].items()}
+    readings = {int(k): str(v) for k, v in data.get("status_readings", {}).items()}
+    weak = frozenset(lemma for w in data.get("weak", ()) for lemma in lemmas(w.lower()))
+    shapes = json.loads(resources.files("citeproof").joinpath("data/signatures.json").read_text(encoding="utf-8"))
+    signatures = tuple((re.compile(s["pattern"], re.M), str(s["names"])) for s in shapes["signatures"])
+    return Lexicon({k: frozenset(v) for k, v in concepts.items()}, framing, expansions, readings, weak, signatures)
+
+
+@cache
+def is_predicate(word: str) -> bool:
+    """A verb form that can be nothing else ("crashed", "deleted", "rejecting"): the claim's event, never let pass unanchored."""
+    from lemminflect import getAllLemmas
+
+    forms = getAllLemmas(word.lower())
+    return bool(forms) and set(forms) <= {"VERB", "AUX"} and word.lower() not in forms.get("VERB", ())
+
+
+def is_weak(word: str) -> bool:
+    """A participant noun (server, client, user, ...) that a cited line may leave implicit."""
+    return bool(lemmas(word) & lexicon().weak)
+
+
+@cache
+def lemmas(word: str) -> frozenset[str]:
+    """The word and its lemmas under every part of speech (lemminflect; out-of-vocabulary rules as fallback)."""
+    from lemminflect import getAllLemmas, getAllLemmasOOV
+
+    w = word.lower().strip("'")
+    found = {w}
+    for forms in getAllLemmas(w).values():
+        found.update(f.lower() for f in forms)
+    if len(found) == 1 and w.isalpha() and len(w) > 3:
+        for pos in ("NOUN", "VERB"):
+            for forms in getAllLemmasOOV(w, pos).values():
+                found.update(f.lower() for f in forms)
+    return frozenset(found)
+
+
+def _concepts(word: str) -> frozenset[int]:
+    lex = lexicon()
+    out: set[int] = set()
+    for lemma in lemmas(word):
+        out |= lex.concepts.get(lemma, frozenset())
+    return frozenset(out)
+
+
+def _pieces(token: str) -> list[str]:
+    """A token and the words inside it: snake_case, dotted, hyphenated and CamelCase parts."""
+    parts = [token]
+    for chunk in re.split(r"[_.\-/:]+", token):
+        if chunk and chunk != token:
+            parts.append(chunk)
+        camel = _CAMEL.findall(chunk)
+        if len(camel) > 1:
+            parts.extend(camel)
+    return [p.lower() for p in parts if p]
+
+
+@dataclass
+class _Vocabulary:
+    """The words of the cited evidence, each with where it was read and how."""
+
+    words: dict[str, tuple[str, str, str]]  # lemma -> (evidence word, via, location)
+    concepts: dict[int, tuple[str, str]]  # concept id -> (evidence word, location)
+    joined: dict[str, tuple[str, str]]  # two adjacent words written as one ("health check" -> healthcheck)
+
+    def add(self, word: str, via: str, location: str) -> None:
+        for lemma in lemmas(word):
+            self.words.setdefault(lemma, (word, via, location))
+        for concept in _concepts(word):
+            self.concepts.setdefault(concept, (word, location))
+
+
+def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
+    vocab = _Vocabulary({}, {}, {})
+    lex = lexicon()
+    for e in evidence:
+        where = e.location or e.source or e.kind
+        for piece in _pieces(e.source.rsplit("/", 1)[-1].split(".", 1)[0]) if e.source else ():
+            vocab.add(piece, "source", e.source)
+        text = _structural_text(e)
+        previous = ""
+        for m in _WORD.finditer(text):
+            token = m.group(0)
+            for piece in _pieces(token):
+                via = "lemma" if piece == token.lower() else "structure"
+                vocab.add(piece, via, where)
+                for extra in lex.expansions.get(piece, ()):
+                    vocab.add(extra, "structure", where)
+                if previous:
+                    vocab.joined.setdefault(previous + piece, (f"{previous} {piece}", where))
+                previous = piece
+    return vocab
+
+
+def _structural_text(e: Evidence) -> str:
+    """The evidence text plus the words its structure implies."""
+    text = e.text
+    extra: list[str] = []
+    for m in _KEY_VALUE.finditer(text):
+        key, value = m.group(1), m.group(2).lower()
+        if value in _FALSE:
+            extra.append(f"not {key.replace('_', ' ')}")
+    if e.kind == "har":
+        extra.extend(_status_words(status) for status in e.statuses)
+        extra.append("page load browser client header headers started sent issued")
+    if _SEVERE.search(text):
+        extra.append("error failure failed problem")
+    if _WARNING.search(text):
+        extra.append("warning warned")
+    for m in _ACCESS_LINE.finditer(text):
+        extra.append(_status_words(int(next(g for g in m.groups() if g))) + " client served started sent")
+    if _IPV4.search(text):
+        extra.append("address ip host client peer")
+    if _BOT.search(text):
+        extra.append("crawler bot robot spider")
+    if e.kind in _READINGS:
+        extra.append(_READINGS[e.kind])
+    for pattern, names in lexicon().signatures:  # which software wrote the line
+        for m in pattern.finditer(text):
+            extra.append(m.expand(names) if "$" not in names else names.replace("$1", m.group(1) if m.groups() else ""))
+            break
+    return text + ("\n" + "\n".join(extra) if extra else "")
+
+
+def claim_words(text: str) -> list[str]:
+    """The claim's content words, in reading order: not function words, framing words or numbers."""
+    lex = lexicon()
+    out: dict[str, None] = {}
+    for m in _WORD.finditer(text):
+        word = m.group(0).lower().strip("'")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if len(word) < 2 or word in STOP_WORDS or word in lex.framing:
+            continue
+        if lemmas(word) & lex.framing:
+            continue
+        out[word] = None
+    return list(out)
+
+
+def anchor_claim(text: str, evidence: Iterable[Evidence]) -> list[Anchor]:
+    """One :class:`Anchor` per content word of ``text`` (hard facts already removed)."""
+    vocab = _vocabulary(evidence)
+    return [_anchor(word, vocab) for word in claim_words(text)]
+
+
+def _anchor(word: str, vocab: _Vocabulary) -> Anchor:
+    for lemma in sorted(lemmas(word)):
+        hit = vocab.words.get(lemma)
+        if hit is not None:
+            shown, via, where = hit
+            return Anchor(word, shown, via if via != "lemma" or shown == word else "lemma", where)
+    for concept in sorted(_concepts(word)):
+        if concept in vocab.concepts:
+            shown, where = vocab.concepts[concept]
+            return Anchor(word, shown, "synonym", where)
+    for piece in _pieces(word)[1:]:
+        if piece in vocab.words:
+            shown, _, where = vocab.words[piece]
+            return Anchor(word, shown, "structure", where)
+    joined = vocab.joined.get(word.replace("-", ""))
+    if joined is not None:
+        return Anchor(word, joined[0], "structure", joined[1])
+    for extra in lexicon().expansions.get(word, ()):
+        if extra in vocab.words:
+            shown, _, where = vocab.words[extra]
+            return Anchor(word, shown, "structure", where)
+    return Anchor(word, None, "none")
