@@ -98,7 +98,7 @@ def run_case(case: Path, workdir: Path) -> tuple[Report, list[Outcome]]:
     return report, match(labels(case), report)
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """Text as labels give it: white space collapsed, Markdown emphasis markers dropped."""
     return " ".join(re.sub(r"\*\*|__|(?<!\w)\*|\*(?!\w)", "", text).split())
 
@@ -107,8 +107,8 @@ def match(expected: list[Label], report: Report) -> list[Outcome]:
     outcomes: list[Outcome] = []
     used: set[int] = set()
     for claim in [*report.claims, *report.unverified_observations]:
-        text = _plain(claim.claim)
-        hit = next((i for i, lab in enumerate(expected) if i not in used and text.startswith(_plain(lab.text))), None)
+        text = plain(claim.claim)
+        hit = next((i for i, lab in enumerate(expected) if i not in used and text.startswith(plain(lab.text))), None)
         if hit is None:
             outcomes.append(Outcome(None, "unlabelled", text, claim.reason))
             continue

@@ -8,9 +8,12 @@ paraphrase/fabrication pairs in tests/pairs as a regression guard.
 from __future__ import annotations
 
 import datetime as dt
+import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +25,8 @@ from .score_pairs import score
 
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
+# (paraphrases verified, fabrications caught) per pair set
+PAIR_FLOORS = {"p1-ops": (0.64, 0.77), "p2-ops": (0.56, 0.61), "p3-ops": (0.46, 0.73)}  # measured floors
 
 
 def _statuses(text: str, bundle: Path, **options: Any) -> list[str]:
@@ -68,6 +73,17 @@ def test_strict_settings_leave_no_word_unanchored(tmp_path: Path) -> None:
 
 
 _NOUNS = ["vendor", "api", "gateway", "scheduler", "queue"]
+_EVENT_WORDS = sorted({w for words in json.loads(resources.files("citeproof").joinpath("data/events.json").read_text(
+    encoding="utf-8"))["events"].values() for w in words if w.isalpha()})
+
+
+@settings(max_examples=60, deadline=None)
+@given(noun=st.sampled_from(_NOUNS), event=st.sampled_from(_EVENT_WORDS))
+def test_a_shared_noun_with_one_event_word_is_never_verified(tmp_path_factory: Any, noun: str, event: str) -> None:
+    """One word is within the anchor slack, but an event word must always be anchored."""
+    bundle = tmp_path_factory.mktemp("b")
+    (bundle / "app.log").write_text(f"2026-01-15 10:30:45 {noun}\n", encoding="utf-8")
+    assert _statuses(f"- The {noun} {event} (app.log:1).\n", bundle) != ["verified"]
 _PREDICATES = st.lists(
     st.sampled_from("ignited melted purple giraffe forgotten banana orchestra swimming painted quietly velvet ancient".split()),
     min_size=3, max_size=5, unique=True,
@@ -83,10 +99,35 @@ def test_a_shared_noun_with_an_unrelated_predicate_is_never_verified(tmp_path_fa
     assert _statuses(claim, bundle) != ["verified"]
 
 
-def test_pairs_do_not_regress() -> None:
-    """Measured on 2026-12-01: first run 0.393 paraphrases verified / 0.846 fabrications caught (slack 1);
-    after folding the batch in and tuning: 0.641 / 0.761 (slack 2, event words strict)."""
-    paraphrases, fabrications, total = score(PAIRS / "p1-ops")
-    assert total >= 100
-    assert paraphrases / total >= 0.64
-    assert fabrications / total >= 0.76
+@pytest.mark.parametrize("name", sorted(PAIR_FLOORS))
+def test_pairs_do_not_regress(name: str) -> None:
+    """Regression floors, not results: the first-run figures of each pair set are in the README."""
+    paraphrases_floor, fabrications_floor = PAIR_FLOORS[name]
+    paraphrases, fabrications, total = score(PAIRS / name)
+    assert total >= 60
+    assert paraphrases / total >= paraphrases_floor
+    assert fabrications / total >= fabrications_floor
+
+
+def test_sentences_about_the_investigation_are_not_claims_unless_they_state_facts(tmp_path: Path) -> None:
+    (tmp_path / "app.log").write_text("2026-01-15 10:30:45 ERROR vendor api returned 503\n", encoding="utf-8")
+    report = citeproof.validate(
+        "I reviewed app.log and env.log from the bundle.\n\n"
+        "We started seeing 503s right after the deploy.\n\n"
+        "I checked the vendor status page: it was down at 10:30.\n\n"
+        "- The vendor API returned 503 (app.log:1).\n",
+        tmp_path, now=NOW, use_cache=False)
+    assert [(c.claim[:20], c.status.value) for c in report.claims] == [
+        ("We started seeing 50", "uncited"), ("I checked the vendor", "uncited"), ("The vendor API retur", "verified")]
+
+
+def test_numbered_notes_are_read_only_when_referred_to(tmp_path: Path) -> None:
+    (tmp_path / "app.log").write_text("2026-01-15 10:30:45 ERROR vendor api returned 503\nvendor api recovered\n", encoding="utf-8")
+    noted = citeproof.validate("The vendor API returned 503 [1]. It recovered afterwards².\n\nSources:\n[1] app.log:1\n² app.log:2\n",
+                               tmp_path, now=NOW, use_cache=False)
+    assert [(c.status.value, [r.citation for r in c.citations]) for c in noted.claims] == [
+        ("verified", ["app.log:1"]), ("verified", ["app.log:2"])]
+    # the same shapes with no marker pointing at them are claims, never swallowed as notes
+    listed = citeproof.validate("## Evidence\n\n1. The vendor API returned 503 (app.log:1).\n[2] The vendor API recovered (app.log:2).\n",
+                                tmp_path, now=NOW, use_cache=False)
+    assert [c.status.value for c in listed.claims] == ["verified", "verified"]

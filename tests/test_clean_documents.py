@@ -14,7 +14,7 @@ import pytest
 
 import citeproof
 
-from .case_corpus import CORPUS, _plain, build_bundle, case_dirs, findings_file, labels, needs_corpus, options
+from .case_corpus import CORPUS, build_bundle, case_dirs, findings_file, labels, needs_corpus, options, plain
 
 _NOTE = re.compile(r"^\s*(?:\[\^|\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹])")
 _SOURCES = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?:sources|references|citations|evidence|notes)\**\s*:?\**\s*$", re.I)
@@ -24,8 +24,8 @@ def clean_document(case: Path, bundle: Path) -> str:
     """The case's verified claims, each as a bullet (or a JSON claim), in reading order, with its notes."""
     findings = findings_file(case)
     report = citeproof.validate(findings, bundle, **options(case))
-    good = [_plain(lab.text) for lab in labels(case) if lab.status == "verified" and not lab.known_gap]
-    keep = [c for c in report.claims if any(_plain(c.claim).startswith(g) for g in good)]
+    good = [plain(lab.text) for lab in labels(case) if lab.status == "verified" and not lab.known_gap]
+    keep = [c for c in report.claims if any(plain(c.claim).startswith(g) for g in good)]
     if findings.suffix == ".json":
         original = json.loads(findings.read_text(encoding="utf-8"))
         items = original["claims"] if isinstance(original, dict) else original

@@ -336,3 +336,12 @@ def test_apache_template_json_config(bundle_of) -> None:  # type: ignore[no-unty
         "The index refresh interval is 30 seconds (config:apache_template.json#settings.index.refresh_interval).", bundle
     )
     assert slow.status is UNSUPPORTED
+
+
+def test_apache_500_is_not_a_crash(bundle_of) -> None:  # type: ignore[no-untyped-def]
+    """A 500 on a real access-log line verifies "got a 500", not "crashed the web server" (crash is no synonym of fail)."""
+    bundle = bundle_of(APACHE)
+    assert claim("Googlebot got a 500 for /misc/Title.php.txt (apache_logs:2071).", bundle).status is ClaimStatus.VERIFIED
+    crashed = claim("Googlebot's request for /misc/Title.php.txt crashed the web server (apache_logs:2071).", bundle)
+    assert crashed.status is ClaimStatus.UNSUPPORTED
+    assert "'crashed'" in crashed.reason

@@ -89,9 +89,11 @@ _NUMBER_REF = re.compile(r"\[(\d{1,3}(?:\s?,\s?\d{1,3})*)\]|([⁰¹²³⁴⁵⁶
 def _footnotes(text: str, scope: Scope | None = None) -> tuple[str, dict[str, str]]:
     """Footnote definitions and the text with them blanked (lines kept).
 
-    ``[^1]: demisto.log:45`` anywhere; ``[1] demisto.log:45``, ``[1]: ...`` and ``¹ ...`` lines that hold a
-    citation; and ``1. demisto.log:45`` items of a list under a "Sources:"/"References:" heading. Numbered
-    notes are keyed ``#1`` so a marker ``[1]`` or ``¹`` finds them.
+    ``[^1]: demisto.log:45`` anywhere. Numbered notes — ``[1] demisto.log:45``, ``[1]: ...``, ``¹ ...`` lines,
+    and ``1. demisto.log:45`` items of a list under a "Sources:"/"References:" heading — when the line holds
+    a citation and either a marker ``[1]`` or ``¹`` elsewhere refers to it or it sits under that heading
+    with nothing but citations. A numbered claim that merely starts with "[1]" or sits in an "Evidence"
+    list is never taken for a note and lost. Numbered notes are keyed ``#1``.
     """
     notes: dict[str, str] = {}
 
@@ -100,34 +102,46 @@ def _footnotes(text: str, scope: Scope | None = None) -> tuple[str, dict[str, st
         return ""
 
     text = _FOOTNOTE_DEF.sub(blank, text)
-
-    def numbered(m: re.Match[str]) -> str:
-        if not find_citations(m.group(3), scope):
-            return m.group(0)
-        notes.setdefault("#" + (m.group(1) or m.group(2).translate(_SUPERSCRIPT)), m.group(3))
-        return ""
-
-    text = _NUMBERED_DEF.sub(numbered, text)
+    candidates: list[tuple[int, int, str, str]] = []  # start, end, number, definition
+    for m in _NUMBERED_DEF.finditer(text):
+        candidates.append((m.start(), m.end(), m.group(1) or m.group(2).translate(_SUPERSCRIPT), m.group(3)))
     head = _SOURCES_HEAD.search(text)
     if head is not None:
-        def listed(m: re.Match[str]) -> str:
-            if not find_citations(m.group(2), scope):
-                return m.group(0)
-            notes.setdefault("#" + m.group(1), m.group(2))
-            return ""
-
-        text = text[: head.end()] + _LISTED_DEF.sub(listed, text[head.end():])
+        candidates += [(m.start(), m.end(), m.group(1), m.group(2)) for m in _LISTED_DEF.finditer(text, head.end())]
+    spans: list[tuple[int, int, str, str]] = []
+    for candidate in sorted(candidates):
+        if not spans or candidate[0] >= spans[-1][1]:
+            spans.append(candidate)
+    outside, pos = [], 0  # the text without the candidate lines: where markers must be
+    for start, end, _, _ in spans:
+        outside.append(text[pos:start])
+        pos = end
+    outside.append(text[pos:])
+    referred = set(_referred("".join(outside)))
+    listed_from = head.end() if head is not None else len(text)
+    chosen = []
+    for start, end, number, definition in spans:
+        refs = find_citations(definition, scope)
+        # a note: a marker points at it, or it sits under a "Sources:" heading and holds nothing but citations
+        if refs and (number in referred or (start >= listed_from and _FILLER.match(_without(definition, refs)))):
+            chosen.append((start, end, number, definition))
+    for start, end, number, definition in reversed(chosen):
+        notes.setdefault("#" + number, definition)
+        text = text[:start] + text[end:]
     return text, notes
+
+
+def _referred(text: str) -> list[str]:
+    """The note numbers that markers ``[n]``, ``[m, n]`` and superscripts in ``text`` point at, in order."""
+    out: list[str] = []
+    for m in _NUMBER_REF.finditer(text):
+        out += re.findall(r"\d+", m.group(1)) if m.group(1) else [m.group(2).translate(_SUPERSCRIPT)]
+    return out
 
 
 def _marks(sentence: str, notes: dict[str, str]) -> list[str]:
     """The note keys a sentence refers to: ``[^a]``, and ``[1]``, ``[1, 2]``, ``¹`` when numbered notes exist."""
-    keys = _FOOTNOTE_REF.findall(sentence)
-    if any(k.startswith("#") for k in notes):
-        for m in _NUMBER_REF.finditer(sentence):
-            numbers = re.findall(r"\d+", m.group(1)) if m.group(1) else [m.group(2).translate(_SUPERSCRIPT)]
-            keys += ["#" + n for n in numbers if "#" + n in notes]
-    return keys
+    return _FOOTNOTE_REF.findall(sentence) + ["#" + n for n in _referred(sentence) if "#" + n in notes]
 
 
 def _prose(text: str, scope: Scope | None) -> list[Claim]:

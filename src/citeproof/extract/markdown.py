@@ -26,7 +26,7 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _BOLD_HEADING = re.compile(r"^\s{0,3}(\*\*|__)[^*_]{1,80}\1\s*:?\s*$")
-_BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)]|\[\d{1,3}\])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf|fig|mr|mrs|dr|al)\.|\b(?:No|Ms|St)\.|\b[A-Z]\.)$")
@@ -51,12 +51,15 @@ _META = re.compile(
 _ABOUT_WORK = re.compile(
     r"^(?:(?:i|we)(?:\s+have|'ve)?\s+(?:also\s+|then\s+|first\s+)?(?:reviewed|investigated|analy[sz]ed|read|looked|went|parsed|checked|"
     r"examined|inspected|summari[sz]ed|used|collected|pulled|gathered|compared|walked|scanned|grepped|searched|correlated|"
-    r"cross-checked|combined|started|began|worked|focused|concentrated)\b|"
+    r"cross-checked|combined|worked|focused|concentrated)\b|"
     r"(?:here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|(?:this|that)\s+(?:concludes|completes|ends)|"
     r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
     r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment)\s+(?:covers|summari[sz]es|describes|lists|is\b)))",
     re.I,
 )
+_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b")
+# a number or a quoted string: the sentence says something checkable (an apostrophe is not a quote)
+_STATES_FACTS = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|‘[^’]+’|(?<!\w)'[^']+'(?!\w)|`[^`]+`")
 _UNVERIFIED = re.compile(
     r"^(?:\**\s*note\s*\**\s*:\s*\**\s*)?\**\s*(?:unverified(?:\s+(?:assumption|observation|claim|hypothesis))?|assumption|hypothesis)\b"
     r"|\bunverified\s+observation\b|\((?:unverified|assumption)\)",
@@ -216,10 +219,13 @@ def sentences(text: str) -> Iterator[Sentence]:
 
 
 def is_claim_text(text: str, cited: bool = True) -> bool:
-    """False for questions, lead-ins, plans, meta lines, greetings and word-less text; an uncited
-    sentence about the investigation itself ("I reviewed the logs.", "Here are my findings.") is not a claim."""
+    """False for questions, lead-ins, plans, meta lines, greetings and word-less text.
+
+    An uncited sentence about the investigation itself ("I reviewed app.log and env.log.", "Here are my
+    findings.") is not a claim either, unless it states something checkable (a number other than in a
+    file name, a quote): "I checked the certificate: it expired on Mar 2." stays an uncited claim."""
     plain = text.strip().strip("*_` ").strip()
-    if not cited and _ABOUT_WORK.match(plain):
+    if not cited and _ABOUT_WORK.match(plain) and not _STATES_FACTS.search(_FILE_NAME.sub(" ", plain)):
         return False
     if not re.search(r"[A-Za-z]{2}", plain):
         return False

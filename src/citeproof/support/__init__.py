@@ -22,8 +22,9 @@ The claim is supported when every fact holds:
 * the event the claim names is not contradicted: "crashed" where the evidence says "started"
   (the event table is data: ``citeproof/data/events.json``).
 
-A claim with none of these facts needs a significant term (stemmed: "failed" ~ "failure") in common
-with the evidence; otherwise it is "unsupported: the cited evidence shares no terms with the claim".
+Every other content word of the claim must then be anchored in the cited evidence (:mod:`.anchor`):
+an unanchored event word, or more unanchored words than ``anchor_slack``, makes it "unsupported", and
+the reason names those words. Sharing one term with the evidence is never enough.
 """
 
 from __future__ import annotations
@@ -219,11 +220,6 @@ def _statuses(facts: Facts, items: list[Evidence]) -> str | None:
     return None
 
 
-_GENERIC_NOUNS = frozenset(stem(w) for w in (
-    "activity event events something anything thing things happened occurred recorded record logged log activity time "
-    "moment instant timestamp server system service first last earliest latest call calls capture captured run runs "
-    "request requests page load began start end arrived arrive came come received sent made issued seen observed hit "
-    "reached".split()))
 _GENERIC_VERBS = frozenset(stem(w) for w in (
     "appear appears appeared seen found recorded logged returned occurred occur happened shown show present contain contains "
     "observed reported request requests response responses entry entries line lines cited any".split()))
@@ -531,4 +527,10 @@ def strip_citations(claim: Claim) -> str:
         out.append(claim.text[pos : ref.start])
         pos = ref.end
     out.append(claim.text[pos:])
-    return re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]|``|\[\^[^\]\s]+\]", " ", "".join(out))
+    text = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]|``|\[\^[^\]\s]+\]", " ", "".join(out))
+    if any(r.start < 0 for r in claim.citations):  # cited through notes: "[1]", "[1, 2]" and "¹" are markers
+        text = _NOTE_MARKER.sub(" ", text)
+    return text
+
+
+_NOTE_MARKER = re.compile(r"\[\d{1,3}(?:\s?,\s?\d{1,3})*\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+")

@@ -14,8 +14,20 @@ content word of the claim must be *anchored* in the cited evidence, by one of:
 ``source``     the name of the cited file ("redis" in ``redis.log``), which names what the lines are about.
 
 Words that only frame the statement ("logged", "shows", "the log", "first", "then") need no anchor; they
-are the lexicon's ``framing`` list, plus English function words. A claim with a content word that no
-anchor reaches is ``unsupported``, and the reason names the words the evidence does not show.
+are the lexicon's ``framing`` and ``relations`` lists, plus English function words. Order and scope
+qualifiers ("first", "only", "all") are framing here: "all"/"every"/"none" are checked per item by the
+universal and negation checks, "first"/"only" are not checked yet.
+
+What the support check (:func:`citeproof.support.check_support`) does with the anchors:
+
+* an unanchored word of the event table (``data/events.json``: "crashed", "deleted", "failed") makes the
+  claim ``unsupported``;
+* so do more than ``anchor_slack`` (default 2) other unanchored words; participant nouns the lexicon
+  calls ``weak`` (server, client, user, session, ...) are reported but not counted;
+* ``anchor_slack: 0`` and ``anchor_strict_verbs: true`` (every unanchored verb form fails) make it strict.
+
+The reason of an unsupported claim names the words the evidence does not show; the JSON report lists
+every claim word with its anchor.
 
 Passing: "Redis began a background save" citing ``redis.log:20`` =
 ``Background saving started by pid 2904`` (began ~ started by synonym, save ~ saving by lemma,
@@ -64,8 +76,10 @@ def _status_words(status: int) -> str:
         words = "request failed failure error client response rejected"
     elif status >= 300:
         words = "request redirect redirected response"
-    else:
+    elif status >= 200:
         words = "request succeeded success ok response served returned"
+    else:
+        words = "request response"
     try:
         phrase = HTTPStatus(status).phrase
     except ValueError:
@@ -113,7 +127,8 @@ def lexicon() -> Lexicon:
 
 @cache
 def is_predicate(word: str) -> bool:
-    """A verb form that can be nothing else ("crashed", "deleted", "rejecting"): the claim's event, never let pass unanchored."""
+    """A verb form that can be nothing else ("crashed", "deleted", "rejecting"): with ``anchor_strict_verbs``
+    such a word must be anchored."""
     from lemminflect import getAllLemmas
 
     forms = getAllLemmas(word.lower())
@@ -207,14 +222,14 @@ def _structural_text(e: Evidence) -> str:
         if value in _FALSE:
             extra.append(f"not {key.replace('_', ' ')}")
     if e.kind == "har":
-        extra.extend(_status_words(status) for status in e.statuses)
+        extra.extend(_status_words(status) for status in sorted(set(e.statuses)))
         extra.append("page load browser client header headers started sent issued")
     if _SEVERE.search(text):
         extra.append("error failure failed problem")
     if _WARNING.search(text):
         extra.append("warning warned")
-    for m in _ACCESS_LINE.finditer(text):
-        extra.append(_status_words(int(next(g for g in m.groups() if g))) + " client served started sent")
+    logged = {int(next(g for g in m.groups() if g)) for m in _ACCESS_LINE.finditer(text)}
+    extra.extend(_status_words(status) + " client served started sent" for status in sorted(logged))
     if _IPV4.search(text):
         extra.append("address ip host client peer")
     if _BOT.search(text):
@@ -222,9 +237,9 @@ def _structural_text(e: Evidence) -> str:
     if e.kind in _READINGS:
         extra.append(_READINGS[e.kind])
     for pattern, names in lexicon().signatures:  # which software wrote the line
-        for m in pattern.finditer(text):
-            extra.append(m.expand(names) if "$" not in names else names.replace("$1", m.group(1) if m.groups() else ""))
-            break
+        shape = pattern.search(text)
+        if shape is not None:
+            extra.append(names.replace("$1", (shape.group(1) or "") if shape.groups() else ""))
     return text + ("\n" + "\n".join(extra) if extra else "")
 
 
@@ -246,8 +261,11 @@ def claim_words(text: str) -> list[str]:
 
 def anchor_claim(text: str, evidence: Iterable[Evidence]) -> list[Anchor]:
     """One :class:`Anchor` per content word of ``text`` (hard facts already removed)."""
+    words = claim_words(text)
+    if not words:
+        return []
     vocab = _vocabulary(evidence)
-    return [_anchor(word, vocab) for word in claim_words(text)]
+    return [_anchor(word, vocab) for word in words]
 
 
 def _anchor(word: str, vocab: _Vocabulary) -> Anchor:
