@@ -48,6 +48,7 @@ from importlib import resources
 
 from ..model import Evidence
 from ..text import STOP_WORDS
+from .events import events_in
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9]+)*")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -251,10 +252,10 @@ def claim_words(text: str) -> list[str]:
         word = m.group(0).lower().strip("'")
         if word.endswith("'s"):
             word = word[:-2]
-        if len(word) < 2 or word in STOP_WORDS or word in lex.framing:
+        if len(word) < 2 or word in STOP_WORDS:
             continue
-        if lemmas(word) & lex.framing:
-            continue
+        if (word in lex.framing or lemmas(word) & lex.framing) and not events_in(word):
+            continue  # a word of the event table ("continued") is an event, never framing
         out[word] = None
     return list(out)
 
