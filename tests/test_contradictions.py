@@ -226,3 +226,14 @@ def test_evidence_near_miss_negative_claim_that_holds(bundle: Path) -> None:
     report = run("- No HTTP 5xx responses appear in capture.har:entries-1-3.\n", bundle)
     assert rules(report) == []
     assert report.claims[0].status.value == "verified"
+
+
+def test_temporal_claim_against_its_own_evidence_reads_the_time_verdict(tmp_path: Path) -> None:
+    (tmp_path / "app.log").write_text("2026-03-02T14:02:11Z ERROR upstream connect error host=10.0.4.22\n", encoding="utf-8")
+    findings = "- At 14:12:11 UTC the upstream connection to 10.0.4.22 failed (app.log:1).\n"
+    report = citeproof.validate(findings, tmp_path, use_cache=False)
+    found = [f for f in report.contradiction_findings if f.rule == "temporal"]
+    assert [f.claims for f in found] == [["c1"]]
+    assert "14:12:11 UTC" in found[0].detail and "14:02:11" in found[0].detail
+    right = citeproof.validate(findings.replace("14:12:11", "14:02:11"), tmp_path, use_cache=False)
+    assert not right.contradiction_findings and right.claims[0].status.value == "verified"

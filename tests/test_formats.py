@@ -46,6 +46,13 @@ def claim(findings: str, bundle: Path, **options: Any) -> ClaimResult:
     return only(check(findings, bundle, **options))
 
 
+def code(result: ClaimResult, check: str) -> str:
+    """The stable code of the named support check's verdict on the claim."""
+    codes = {v.check: v.code for v in result.checks}
+    assert check in codes, f"no verdict of support check {check!r} in {list(codes)}"
+    return codes[check]
+
+
 def sub(result: ClaimResult, name: str, index: int = 0) -> bool | None:
     """The outcome of the named sub-check of the claim's ``index``-th citation."""
     checks = {c.name: c.ok for c in result.citations[index].checks}
@@ -674,7 +681,7 @@ def test_pattern_found_and_matches(patterns: Path, ref: str) -> None:
     cit = result.citations[0]
     assert cit.citation_format == "pattern"
     assert "P-127" in (cit.excerpt or "")
-    assert sub(result, "matches_symptom") is True
+    assert code(result, "patterns") == "pattern.matches"
     assert not [w for w in report.warnings if "confidence" in w]
 
 
@@ -694,7 +701,7 @@ def test_pattern_malformed_id(patterns: Path) -> None:
 def test_pattern_sharing_no_terms_is_unsupported(patterns: Path) -> None:
     result = claim("The database replica filled its volume (pattern:P-127).", patterns)
     assert result.status is UNSUPPORTED
-    assert sub(result, "matches_symptom") is False
+    assert code(result, "patterns") == "pattern.unrelated"
 
 
 def test_pattern_without_confidence_warns(patterns: Path) -> None:
@@ -775,7 +782,7 @@ def test_jira_found_and_relates(tickets: Path, ref: str) -> None:
     cit = result.citations[0]
     assert cit.citation_format == "jira"
     assert cit.excerpt == "XSUP-1: Vendor API rate limiting breaks incident fetching"
-    assert sub(result, "relates") is True
+    assert code(result, "tickets") == "ticket.related"
 
 
 def test_jira_relates_through_comment(tickets: Path) -> None:
@@ -805,7 +812,7 @@ def test_jira_invalid_key(tickets: Path) -> None:
 def test_jira_unrelated_ticket_is_unsupported(tickets: Path) -> None:
     result = claim("The certificate on the proxy expired yesterday (JIRA:XSUP-1).", tickets)
     assert result.status is UNSUPPORTED
-    assert sub(result, "relates") is False
+    assert code(result, "tickets") == "ticket.unrelated"
 
 
 def test_jira_lookalikes_are_not_tickets(tickets: Path) -> None:
@@ -872,7 +879,7 @@ def test_config_key_found(configs: Path) -> None:
     cit = result.citations[0]
     assert cit.citation_format == "config"
     assert cit.excerpt == "integration.yaml#integration.timeout_ms = 30000"
-    assert sub(result, "value_matches") is None  # no value stated
+    assert code(result, "values") == "value.not_stated"
 
 
 def test_config_key_in_named_file(configs: Path) -> None:
@@ -884,7 +891,7 @@ def test_config_key_in_named_file(configs: Path) -> None:
 def test_config_first_segment_names_the_file(configs: Path) -> None:
     result = claim("The integration polling rate is 150 requests/minute (config:integration.polling_rate).", configs)
     assert result.status is VERIFIED, result.reason
-    assert sub(result, "value_matches") is True
+    assert code(result, "values") == "value.match"
 
 
 def test_config_list_index(configs: Path) -> None:
@@ -913,20 +920,20 @@ def test_config_missing_named_file(configs: Path) -> None:
 def test_config_stated_value_with_units_matches(configs: Path) -> None:
     result = claim("The integration timeout is 30 seconds (config:integration.timeout_ms).", configs)
     assert result.status is VERIFIED, result.reason
-    assert sub(result, "value_matches") is True
+    assert code(result, "values") == "value.match"
 
 
 def test_config_stated_value_mismatch_is_unsupported(configs: Path) -> None:
     result = claim("The integration timeout is 10 seconds (config:integration.timeout_ms).", configs)
     assert result.status is UNSUPPORTED
     assert "10" in result.reason and "30000" in result.reason
-    assert sub(result, "value_matches") is False
+    assert code(result, "values") == "value.mismatch"
 
 
 def test_config_explicit_value(configs: Path) -> None:
     ok = claim("The burst limit is 5 (config:limits.burst=5).", configs)
     assert ok.status is VERIFIED, ok.reason
-    assert sub(ok, "value_matches") is True
+    assert code(ok, "values") == "value.match"
     bad = claim("The burst limit is 7 (config:limits.burst=7).", configs)
     assert bad.status is UNSUPPORTED
     assert "7" in bad.reason
@@ -1046,7 +1053,7 @@ def test_env_version_mismatch(env_bundle: Path, stated: str) -> None:
     result = claim(f"The server version is {stated} (env:version={stated}).", env_bundle)
     assert result.status is UNSUPPORTED
     assert stated in result.reason
-    assert sub(result, "value_matches") is False
+    assert code(result, "values") == "value.mismatch"
 
 
 def test_env_value_is_case_insensitive(env_bundle: Path) -> None:

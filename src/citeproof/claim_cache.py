@@ -11,6 +11,7 @@ look across claims. The file lives in the index cache directory (:mod:`citeproof
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 from functools import cache
@@ -42,6 +43,11 @@ def _rules() -> str:
     return _digest(sorted((item.name, hashlib.sha256(item.read_bytes()).hexdigest()) for item in data.iterdir() if item.is_file()))
 
 
+def _evidence(stored: dict[str, Any]) -> Evidence:
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}
+    return Evidence(**fields)
+
+
 class ClaimCache:
     """Loads the verdicts of a bundle + options once per run and writes them back at the end."""
 
@@ -67,10 +73,7 @@ class ClaimCache:
             return None
         try:
             result = ClaimResult.model_validate(hit["result"])
-            evidence = tuple(
-                Evidence(e["kind"], e["text"], tuple(e["statuses"]), tuple(e["items"]), e["source"], e.get("location", ""))
-                for e in hit["evidence"]
-            )
+            evidence = tuple(_evidence(e) for e in hit["evidence"])
         except (KeyError, TypeError, ValueError):
             return None
         result = result.model_copy(update={"id": claim.id, "claim": claim.text, "line": claim.line, "column": claim.column})
@@ -82,11 +85,7 @@ class ClaimCache:
         self.entries[claim_key(claim)] = {
             "result": result.model_dump(mode="json"),
             "warnings": warnings,
-            "evidence": [
-                {"kind": e.kind, "text": e.text, "statuses": list(e.statuses), "items": list(e.items), "source": e.source,
-                 "location": e.location}
-                for e in evidence
-            ],
+            "evidence": [dataclasses.asdict(e) for e in evidence],
             "stripped": stripped,
         }
         self.dirty = True

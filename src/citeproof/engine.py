@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from .evidence.timestamps import parse_iso
 from .extract import load_findings, read_claims
 from .model import (
     AnchorResult,
+    CheckVerdict,
     CitationRef,
     CitationResult,
     Claim,
@@ -48,8 +50,22 @@ from .model import (
     Report,
     SubCheck,
 )
+from .support import REGISTRY as CHECKS
 from .support import Support, check_support, claim_facts, strip_citations, suggest_lines
+from .support.checks import Check
 from .support.facts import ClaimTime, split_negation
+
+
+@dataclass(frozen=True)
+class Registries:
+    """The citation formats and the support checks a run uses."""
+
+    formats: Mapping[str, CitationFormat]
+    checks: Mapping[str, Check]
+
+    @property
+    def default(self) -> bool:
+        return self.formats is REGISTRY and self.checks is CHECKS
 
 
 def validate(
@@ -58,6 +74,7 @@ def validate(
     *,
     config: str | Path | None = None,
     registry: Mapping[str, CitationFormat] = REGISTRY,
+    checks: Mapping[str, Check] = CHECKS,
     progress: bool = False,
     **options: Any,
 ) -> Report:
@@ -66,16 +83,18 @@ def validate(
     ``findings`` is a :class:`~pathlib.Path` to a findings file, or the findings text itself (a
     ``str`` naming an existing file is read as that file). ``evidence`` is a bundle directory, a single
     evidence file, or an open :class:`Bundle`. Keyword options are those of
-    :class:`citeproof.config.Options`; ``config`` names an options file. ``progress`` draws a
+    :class:`citeproof.config.Options`; ``config`` names an options file. ``registry`` (citation
+    formats) and ``checks`` (support checks) are the explicit registries to use. ``progress`` draws a
     progress bar on stderr while large files are indexed.
     """
+    regs = Registries(registry, checks)
     opts = options.pop("options", None) or make_options(config, **options)
     text, source = _findings_text(findings)
     if isinstance(evidence, Bundle):
-        return _run(text, source, evidence, opts, registry, progress)
+        return _run(text, source, evidence, opts, regs, progress)
     limits = Limits(opts.archive_max_bytes, opts.archive_max_members, opts.archive_max_ratio)
     with Bundle(evidence, use_cache=opts.use_cache, limits=limits) as bundle:
-        return _run(text, source, bundle, opts, registry, progress)
+        return _run(text, source, bundle, opts, regs, progress)
 
 
 def _findings_text(findings: str | Path) -> tuple[str, str]:
@@ -100,17 +119,17 @@ def _prepare(claims: list[Claim], bundle: Bundle, opts: Options, progress: bool)
     prepare(bundle, files, times, opts.tzinfo, progress)
 
 
-def _run(text: str, source: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat],
+def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries,
          progress: bool = False) -> Report:
     projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
-    cache = ClaimCache(bundle, opts) if registry is REGISTRY and not opts.jira_url else None  # live JIRA: per run only
+    cache = ClaimCache(bundle, opts) if regs.default and not opts.jira_url else None  # live JIRA: per run only
     hits = {c.id: cache.get(c) for c in claims} if cache is not None else {}
     _prepare([c for c in claims if hits.get(c.id) is None], bundle, opts, progress)
     for claim in claims:
-        view, extra = _check_claim(claim, bundle, opts, registry, cache, hits.get(claim.id))
+        view, extra = _check_claim(claim, bundle, opts, regs, cache, hits.get(claim.id))
         views.append(view)
         warnings.extend(w for w in extra if w not in warnings)
     if cache is not None:
@@ -168,16 +187,17 @@ def _mark_wrong(result: ClaimResult, findings: list[ContradictionFinding]) -> Cl
 
 
 def check_claims(
-    claims: list[Claim], bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat] = REGISTRY
+    claims: list[Claim], bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat] = REGISTRY,
+    checks: Mapping[str, Check] = CHECKS,
 ) -> Iterator[tuple[ClaimResult, list[str]]]:
     """Per-claim results (with the warnings raised while checking), in reading order, before contradiction rules."""
     for claim in claims:
-        view, warnings = _check_claim(claim, bundle, opts, registry)
+        view, warnings = _check_claim(claim, bundle, opts, Registries(registry, checks))
         yield view.result, warnings
 
 
 def _check_claim(
-    claim: Claim, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat], cache: ClaimCache | None = None,
+    claim: Claim, bundle: Bundle, opts: Options, regs: Registries, cache: ClaimCache | None = None,
     hit: tuple[ClaimResult, list[str], tuple[Evidence, ...], str] | None = None,
 ) -> tuple[ClaimView, list[str]]:
     """One claim's view: from the claim cache when ``hit`` holds its stored verdict, else checked now."""
@@ -185,21 +205,21 @@ def _check_claim(
         result, warnings, evidence, stripped = hit
     else:
         stripped = strip_citations(claim)
-        result, warnings, evidence = _verdict(claim, stripped, bundle, opts, registry)
+        result, warnings, evidence = _verdict(claim, stripped, bundle, opts, regs)
         if cache is not None:
             cache.put(claim, result, warnings, evidence, stripped)
     return ClaimView(claim, result, stripped, claim_facts(split_negation(stripped)[0]), evidence), warnings
 
 
 def _verdict(
-    claim: Claim, stripped: str, bundle: Bundle, opts: Options, registry: Mapping[str, CitationFormat]
+    claim: Claim, stripped: str, bundle: Bundle, opts: Options, regs: Registries
 ) -> tuple[ClaimResult, list[str], tuple[Evidence, ...]]:
     ctx = CheckContext(bundle, opts, stripped)
     first: dict[tuple[str, str], int] = {}
     for position, ref in enumerate(claim.citations):
         first.setdefault((ref.format_id, repr(sorted(ref.fields.items()))), position)
     refs = [claim.citations[p] for p in sorted(first.values())]
-    checked = [_check_ref(ref, ctx, registry) for ref in refs]
+    checked = [_check_ref(ref, ctx, regs.formats) for ref in refs]
     warnings = [w for c in checked for w in c.warnings]
     recovery = [r for c in checked for r in c.recovery]
     citations = [c.result for c in checked]
@@ -238,16 +258,22 @@ def _verdict(
     stamps = [r for r, c in zip(refs, citations, strict=True) if r.format_id == "timestamp" and c.citation_exists]
     tolerance = max([float(r.fields.get("tolerance_s") or opts.default_time_window_s) for r in stamps] + [0.0])
     support = check_support(stripped, list(evidence), opts.tzinfo, tolerance, cited_times(stamps, opts),
-                            opts.anchor_slack, opts.anchor_strict_verbs)
+                            opts.anchor_slack, opts.anchor_strict_verbs, regs.checks)
     if not support.ok:
         citations, hints = _suggest(claim, stripped, citations, bundle, support.reason)
         hints = [h for c in checked for h in _har_hints(c, support.statuses, bundle, opts)] + hints
         updated = [c.model_copy(update={"evidence_supports": False, "reason": support.reason}) for c in citations]
         status = ClaimStatus.CONTRADICTED if support.contradicted else ClaimStatus.UNSUPPORTED
         return ClaimResult(status=status, validated=False, reason=support.reason, citations=updated,
-                           recovery=recovery + hints, anchors=_anchors(support), **base), warnings, evidence
+                           recovery=recovery + hints, anchors=_anchors(support),
+                           checks=_verdicts(support), **base), warnings, evidence
     return ClaimResult(status=ClaimStatus.VERIFIED, validated=True, reason=support.reason,
-                       citations=citations, anchors=_anchors(support), **base), warnings, evidence
+                       citations=citations, anchors=_anchors(support), checks=_verdicts(support), **base), warnings, evidence
+
+
+def _verdicts(support: Support) -> list[CheckVerdict]:
+    return [CheckVerdict(check=v.check, outcome=v.outcome.value, code=v.code, kind=v.kind, message=v.message, claimed=v.claimed,
+                         evidence=v.evidence, location=v.location, decides=v is support.decided_by) for v in support.verdicts]
 
 
 def _anchors(support: Support) -> list[AnchorResult]:

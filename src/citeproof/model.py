@@ -71,7 +71,10 @@ class Evidence:
 
     ``kind`` is the evidence type (``log``, ``har``, ``config``, ``env``, ``pattern``, ``jira``,
     ``timestamp``). ``statuses`` lists the HTTP status codes of HAR entries, one per item; ``items`` are
-    the separate lines or entries; ``source`` is the bundle file they come from.
+    the separate lines or entries; ``source`` is the bundle file they come from. A config or env value
+    names its ``key`` (the value is ``items[0]``) and the value its citation states (``config:a.b=5``);
+    a pattern names its id as ``key``, its ``symptoms`` and where the first of them was ``seen`` in the
+    bundle; a JIRA ticket names its key.
     """
 
     kind: str
@@ -80,6 +83,10 @@ class Evidence:
     items: tuple[str, ...] = ()
     source: str = ""
     location: str = ""  # the citation's location (file with line or entry), for anchors
+    key: str = ""
+    stated: str | None = None
+    symptoms: tuple[str, ...] = ()
+    seen: str = ""
 
 
 class _Out(BaseModel):
@@ -116,6 +123,20 @@ class AnchorResult(_Out):
     location: str = Field(default="", description="the cited location the anchor was read from")
 
 
+class CheckVerdict(_Out):
+    """One support check's answer about one fact kind of a claim (see :mod:`citeproof.support.checks`)."""
+
+    check: str = Field(description="the support check's id in the registry, e.g. statuses, quantities, anchoring")
+    outcome: str = Field(description="supported, unsupported, contradicted or not_checked")
+    code: str = Field(description="stable code: <kind>.<what>, e.g. status.mismatch, quantity.absent, anchor.unanchored")
+    kind: str = Field(description="the fact kind: status, quantity, time, event, anchor, ...")
+    message: str
+    claimed: str = Field(default="", description="the value the claim states")
+    evidence: str = Field(default="", description="the value the cited evidence shows")
+    location: str = Field(default="", description="the cited location the evidence value was read from")
+    decides: bool = Field(default=False, description="true for the verdict that made the claim unsupported or contradicted")
+
+
 class ClaimResult(_Out):
     id: str
     claim: str
@@ -127,6 +148,7 @@ class ClaimResult(_Out):
     citations: list[CitationResult] = Field(default_factory=list)
     recovery: list[str] = Field(default_factory=list)
     anchors: list[AnchorResult] = Field(default_factory=list, description="each content word of the claim and its anchor")
+    checks: list[CheckVerdict] = Field(default_factory=list, description="each support check's verdict, in registry order")
 
 
 class ContradictionFinding(_Out):

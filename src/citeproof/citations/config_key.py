@@ -10,8 +10,9 @@ the file (``config:integration.timeout_ms`` finds ``timeout_ms`` in ``integratio
 holding the key with different values is ambiguous.
 
 Sub-checks: ``format``, ``file_exists``, ``parses`` (with the parser's message and position),
-``key_exists``, ``value_matches`` (when the claim states a value: numbers compared numerically with
-units normalised, strings case-insensitively).
+``key_exists``. Whether the value the claim states is the key's value is the support check
+``values`` (:mod:`citeproof.support.checks.values`): numbers compared numerically with units
+normalised, strings case-insensitively.
 
 Passing: "Polling rate is 150 requests/minute (config:integration.polling_rate)" when it is 150.
 Failing: "Timeout is 10 seconds (config:integration.timeout_ms)" when timeout_ms is 30000.
@@ -28,7 +29,6 @@ from ..evidence import EvidenceFile, FileKind
 from ..evidence.structured import load, lookup, split_key_path
 from ..model import CitationRef, Evidence
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
-from .stated import stated_in_claim, values_match
 
 PATTERN = re.compile(
     r"\b(?P<prefix>config|env_log|about_info):(?P<path>(?:\[[^\]\s]*\]|[^\s=,;()\[\]`'])+)(?:=(?P<value>[^\s,;)\]`']+))?",
@@ -122,20 +122,9 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     location = f"{file.rel}#{key}"
     steps.ok("key_exists", location)
     shown = _show(value)
-    if stated is not None:
-        verdict, why = ("match", "") if values_match(stated, value, key) else ("mismatch", f"stated {stated}, the evidence says {shown}")
-    else:
-        verdict, why = stated_in_claim(ctx.claim_text, key, value)
-    evidence = Evidence(kind="config", text=f"{key} = {shown}", items=(shown,), source=file.rel, location=location)
-    excerpt = f"{location} = {shown}"
-    if verdict == "mismatch":
-        steps.fail("value_matches", why)
-        return found(ref, f"value mismatch: {why}", steps, excerpt, location, (evidence,), supports=False)
-    if verdict == "match":
-        steps.ok("value_matches", shown)
-    else:
-        steps.skip("value_matches", "the claim states no value for this key")
-    return found(ref, f"{location} = {shown}", steps, excerpt, location, (evidence,))
+    evidence = Evidence(kind="config", text=f"{key} = {shown}", items=(shown,), source=file.rel, location=location,
+                        key=key, stated=stated)
+    return found(ref, f"{location} = {shown}", steps, f"{location} = {shown}", location, (evidence,))
 
 
 def _show(value: Any) -> str:

@@ -24,7 +24,6 @@ from collections.abc import Iterator
 from ..evidence.structured import environment
 from ..model import CitationRef, Evidence
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, missing
-from .stated import stated_in_claim, values_match
 
 PATTERN = re.compile(r"\benv:(?P<key>[A-Za-z_][\w.\-]*[\w])(?:\s?=\s?(?P<value>[^\s,;)\]`'\"]+))?")
 
@@ -76,22 +75,10 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         warnings = (f"{ref.raw}: environment {why} in inv_context.json",)
     else:
         steps.ok("confirmed")
-    if stated is not None:
-        ok = values_match(stated, value)
-        verdict, why = ("match", "") if ok else ("mismatch", f"stated {stated}, the evidence says {value}")
-    else:
-        verdict, why = stated_in_claim(ctx.claim_text, found_key, value)
-    evidence = Evidence(kind="env", text=f"{found_key} = {value}", items=(value,), source=source, location=f"{source}#{found_key}")
+    evidence = Evidence(kind="env", text=f"{found_key} = {value}", items=(value,), source=source, location=location,
+                        key=found_key, stated=stated)
     everything = Evidence(kind="context", text="\n".join(f"{k}: {v}" for k, (v, _) in sorted(env.items())), source=source)
-    excerpt = f"{location} = {value}"
-    if verdict == "mismatch":
-        steps.fail("value_matches", why)
-        return found(ref, f"value mismatch: {why}", steps, excerpt, location, (evidence, everything), supports=False, warnings=warnings)
-    if verdict == "match":
-        steps.ok("value_matches", value)
-    else:
-        steps.skip("value_matches", "no value stated")
-    return found(ref, f"{found_key} = {value}", steps, excerpt, location, (evidence, everything), warnings=warnings)
+    return found(ref, f"{found_key} = {value}", steps, f"{location} = {value}", location, (evidence, everything), warnings=warnings)
 
 
 FORMAT = CitationFormat(

@@ -8,8 +8,8 @@ listed in the ``jira_projects`` option), so ``UTF-8`` or ``HTTP-2`` are never ti
 Tickets come from JIRA REST exports in the bundle: one issue per file (``key`` + ``fields``) or a
 search result (``{"issues": [...]}``). With ``jira_url`` set (``--jira-url``), a ticket that is not
 exported is fetched from the live JIRA (:mod:`citeproof.integrations.jira_live`); a failed lookup
-is reported on the citation, never taken as a pass. Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``,
-``relates`` (summary, description or comments share a significant term with the claim).
+is reported on the citation, never taken as a pass. Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``.
+Whether the ticket relates to the claim is the support check ``tickets`` (:mod:`citeproof.support.checks.tickets`).
 
 Passing: "SAMPLEPROJECT-1 tracks this (JIRA:SAMPLEPROJECT-1)" with jira-ruby's 10002.json in the bundle.
 Failing: ``JIRA:XSUP-1`` when no export holds it; ``JIRA:utf-8x`` (malformed key).
@@ -23,7 +23,6 @@ from typing import Any
 
 from ..evidence.structured import jira_issues, jira_text
 from ..model import CitationRef, Evidence
-from ..text import terms
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
 
 PATTERN = re.compile(r"\b(?:jira|ticket|issue):\s?(?P<key>[\w\-]+)", re.I)
@@ -67,13 +66,8 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     fields = issue.get("fields") or {}
     summary = str(fields.get("summary") or "")
     excerpt = f"{key}: {summary}"
-    evidence = Evidence(kind="jira", text=text, items=(text,))
-    shared = sorted(terms(text) & terms(ctx.claim_text))
-    if not shared:
-        steps.fail("relates", f"{key} ({summary[:80]}) shares no terms with the claim")
-        return found(ref, f"ticket {key} does not relate to the claim", steps, excerpt, location, (evidence,), supports=False)
-    steps.ok("relates", ", ".join(shared[:6]))
-    return found(ref, f"ticket {key} found and relates", steps, excerpt, location, (evidence,))
+    evidence = Evidence(kind="jira", text=text, items=(text,), source=source if key in issues else "", location=location, key=key)
+    return found(ref, f"ticket {key} found", steps, excerpt, location, (evidence,))
 
 
 def _live(key: str, ctx: CheckContext) -> tuple[dict[str, Any], str] | str:

@@ -5,8 +5,9 @@ Canonical: ``pattern:P-127``. Variants: ``pattern_database:P-127``, and a bare i
 
 The pattern database is any JSON in the bundle shaped ``{"patterns": [{"id": "P-127", ...}]}``
 (e.g. ``cappy-cache_latest.json``). Sub-checks: ``format`` (``^P-\\d+$``), ``exists``,
-``matches_symptom`` (the pattern's name, description, keywords or symptoms share a significant term
-with the claim), ``confidence`` (a missing confidence level is a warning, not a failure).
+``symptoms_in_evidence`` (where the first of its keywords or symptoms occurs in the bundle's logs or
+captures), ``confidence`` (a missing confidence level is a warning, not a failure). Whether the pattern
+describes the claim's symptom is the support check ``patterns`` (:mod:`citeproof.support.checks.patterns`).
 
 Passing: "Rate limiting matches pattern:P-127" when P-127 is about rate limiting.
 Failing: ``pattern:P-999`` when the database has no P-999; ``pattern:127`` (malformed id).
@@ -22,7 +23,6 @@ from ..evidence import Bundle, FileKind
 from ..evidence.har import load_har
 from ..evidence.structured import flatten_text, patterns
 from ..model import CitationRef, Evidence
-from ..text import terms
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing, quote
 
 PATTERN = re.compile(r"\bpattern(?:_database|_db)?:\s?(?P<id>[\w\-]+)", re.I)
@@ -61,32 +61,28 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
     location = f"{source}#{pid}"
     steps.ok("exists", location)
     text = flatten_text({k: v for k, v in record.items() if k not in ("id", "confidence")})
-    shared = sorted(terms(text) & terms(ctx.claim_text))
     warnings: tuple[str, ...] = ()
     confidence = record.get("confidence", record.get("confidence_level"))
     name = str(record.get("name") or record.get("title") or "")
     excerpt = f"{pid}: {name}".strip() + (f" (confidence: {confidence})" if confidence is not None else "")
-    evidence = Evidence(kind="pattern", text=text, items=(text,))
-    if not shared:
-        steps.fail("matches_symptom", f"pattern {pid} ({name or 'unnamed'}) shares no terms with the claim")
-        return found(ref, f"pattern {pid} does not match the claim's symptom", steps, excerpt, location, (evidence,), supports=False)
-    steps.ok("matches_symptom", ", ".join(shared[:6]))
     signatures = _signatures(record)
+    seen = ""
     if not signatures:
         steps.skip("symptoms_in_evidence", "the pattern lists no keywords or symptoms to look for")
     else:
-        seen = ctx.bundle.memo(("pattern-seen", pid), lambda: _seen_in_bundle(ctx.bundle, signatures))
-        if seen is None:
-            detail = f"none of {pid}'s symptoms ({', '.join(signatures[:4])}) occur in the bundle's logs or captures"
-            steps.fail("symptoms_in_evidence", detail)
-            return found(ref, detail, steps, excerpt, location, (evidence,), supports=False)
-        steps.ok("symptoms_in_evidence", seen)
+        seen = ctx.bundle.memo(("pattern-seen", pid), lambda: _seen_in_bundle(ctx.bundle, signatures)) or ""
+        if seen:
+            steps.ok("symptoms_in_evidence", seen)
+        else:
+            steps.fail("symptoms_in_evidence", f"none of {pid}'s symptoms ({', '.join(signatures[:4])}) occur in the bundle")
     if confidence is None:
         steps.skip("confidence", "no confidence level recorded")
         warnings = (f"pattern {pid} has no confidence level recorded",)
     else:
         steps.ok("confidence", str(confidence))
-    return found(ref, f"pattern {pid} found and matches", steps, excerpt, location, (evidence,), warnings=warnings)
+    evidence = Evidence(kind="pattern", text=text, items=(text,), source=source, location=location, key=pid,
+                        symptoms=tuple(signatures), seen=seen)
+    return found(ref, f"pattern {pid} found", steps, excerpt, location, (evidence,), warnings=warnings)
 
 
 _SIGNATURE_FIELDS = ("keywords", "symptoms", "signatures", "indicators", "log_patterns", "error_strings", "match")

@@ -27,9 +27,9 @@ from importlib import resources
 from itertools import combinations
 from typing import Any
 
-from ..citations.stated import version_matches
 from ..evidence.structured import environment
 from ..model import ContradictionFinding
+from ..support.checks.versions import matches as version_matches
 from ..text import STOP_WORDS, parse_quantity, same_number
 from .base import ClaimView, Found, Rule, RuleContext
 

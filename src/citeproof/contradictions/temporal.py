@@ -195,12 +195,12 @@ def _first_across(views: list[ClaimView], times: dict[str, list[Stated]], tol: f
 
 
 def _own_evidence(views: list[ClaimView]) -> list[Found]:
+    """Claims whose own cited evidence carries another time (the support check's ``time.mismatch``)."""
     out = []
     for v in views:
-        reason = v.result.reason
-        if v.result.status is ClaimStatus.UNSUPPORTED and reason.startswith("the claim says") and "the cited evidence shows" in reason \
-                and re.search(r"\d{1,2}:\d{2}", reason):
-            out.append(_found(v, None, f"{v.id}: {reason}",
+        verdict = next((c for c in v.result.checks if c.decides and c.code == "time.mismatch"), None)
+        if verdict is not None:
+            out.append(_found(v, None, f"{v.id}: the claim says {verdict.claimed}, the cited evidence shows {verdict.evidence}",
                               f"Use the time its cited evidence shows, or cite the line that carries {v.id}'s time"))
     return out
 

@@ -1,10 +1,24 @@
-"""Does the value a claim states for a config or env key match the evidence?
+"""Attribute values: the value a claim states for a cited config or env key is the key's value.
 
 A value is stated either explicitly in the citation (``env:version=8.9.0``, ``config:a.b=5000``) or in
 the claim's own words ("timeout is 30 s (config:integration.timeout_ms)"). Numbers compare
 numerically with units normalised (``30 s`` equals ``timeout_ms: 30000``); strings compare
 case-insensitively; a version may match as a prefix on component boundaries (``8.9`` matches
-``8.9.0-2464525``, ``8.9.0-24`` does not).
+``8.9.0-2464525``, ``8.9.0-24`` does not); a switch reads "enabled"/"disabled" against true/false.
+
+Passing::
+
+    evidence integration.yaml: integration:
+    evidence integration.yaml:   timeout_ms: 30000
+    claim: The integration timeout is 30 seconds (config:integration.timeout_ms).
+    verdict: supported
+
+Failing::
+
+    evidence integration.yaml: integration:
+    evidence integration.yaml:   timeout_ms: 30000
+    claim: The integration timeout is 10 seconds (config:integration.timeout_ms).
+    verdict: unsupported
 """
 
 from __future__ import annotations
@@ -12,19 +26,17 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from ..text import Quantity, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
+from ...model import Evidence
+from ...text import Quantity, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
+from .base import Check, Outcome, Subject, Verdict
+from .versions import matches
 
-Verdict = Literal["match", "mismatch", "not_stated"]
+Match = Literal["match", "mismatch", "not_stated"]
 
 _NUMBER_IN_TEXT = re.compile(
     r"(?<![\w.:/\-])(\d[\d,]*(?:\.\d+)?)(?![\d.:]\d|[\-/]\d)\s?(%|[A-Za-z]+(?:/[A-Za-z]+)?)?"
 )
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+_][\w.]+)?)(?![\w.])")
-
-
-def version_matches(stated: str, actual: str) -> bool:
-    s, a = stated.strip().lower().lstrip("v"), actual.strip().lower().lstrip("v")
-    return a == s or (a.startswith(s) and a[len(s)] in ".-_+ ")
 
 
 def values_match(stated: str, actual: Any, key: str = "") -> bool:
@@ -38,7 +50,7 @@ def values_match(stated: str, actual: Any, key: str = "") -> bool:
     if qs is not None and qa is not None:
         return same_quantity(qs, qa)
     if _VERSION.fullmatch(stated.strip()) and _VERSION.fullmatch(actual_text.strip()):
-        return version_matches(stated, actual_text)
+        return matches(stated, actual_text)
     return False
 
 
@@ -63,7 +75,7 @@ def _actual_quantity(key: str, actual: Any) -> Quantity | None:
     return parse_quantity(text)
 
 
-def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Verdict, str]:
+def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Match, str]:
     """Whether ``claim`` states a value for ``key`` and whether it equals ``actual``."""
     if isinstance(actual, dict | list):
         return "not_stated", ""
@@ -74,7 +86,7 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Verdict, str]:
         versions = [m.group(1) for m in _VERSION.finditer(claim)]
         if not versions:
             return "not_stated", ""
-        if any(version_matches(v, actual_text) for v in versions):
+        if any(matches(v, actual_text) for v in versions):
             return "match", ""
         return "mismatch", f"the claim says {versions[0]}, the evidence says {actual_text}"
     qa = _actual_quantity(key, actual)
@@ -109,7 +121,7 @@ _ON = re.compile(r"\b(?:enabled|switched on|turned on|is on|set to true|true|act
 _OFF = re.compile(r"\b(?:disabled|switched off|turned off|is off|set to false|false|inactive|deactivated|not enabled|not active)\b", re.I)
 
 
-def _stated_switch(claim: str, actual: bool, actual_text: str) -> tuple[Verdict, str]:
+def _stated_switch(claim: str, actual: bool, actual_text: str) -> tuple[Match, str]:
     """A boolean setting: does the claim call it on or off?"""
     off = bool(_OFF.search(claim))
     on = bool(_ON.search(claim)) and not off
@@ -125,3 +137,36 @@ def _raw_equal(number: float, actual: Any) -> bool:
         return same_number(number, float(_text(actual).replace(",", "")))
     except ValueError:
         return False
+
+
+def _value(e: Evidence) -> Any:
+    """The cited value as the config held it: text, or None for a table or list (it states nothing)."""
+    value = e.items[0] if e.items else ""
+    return None if value.startswith(("{", "[")) else value
+
+
+def check(s: Subject) -> Verdict | None:
+    cited = s.of_kind("config", "env")
+    if not cited:
+        return None
+    compared = []
+    for e in cited:
+        value = _value(e)
+        if e.stated is not None:
+            match, why = ("match", "") if values_match(e.stated, value or "", e.key) else (
+                "mismatch", f"stated {e.stated}, the evidence says {e.items[0] if e.items else ''}")
+        elif value is None:
+            continue
+        else:
+            match, why = stated_in_claim(s.text, e.key, value)
+        if match == "mismatch":
+            return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch", f"{e.location}: value mismatch: {why}",
+                                 e.stated or "", str(value), e.location)
+        if match == "match":
+            compared.append(f"{e.location} = {value}")
+    if not compared:
+        return CHECK.verdict(Outcome.SUPPORTED, "not_stated", "the claim states no value for the cited keys")
+    return CHECK.verdict(Outcome.SUPPORTED, "match", "; ".join(compared), location=cited[0].location)
+
+
+CHECK = Check("values", "value", check, "a value the claim states for a cited config or env key is that key's value")

@@ -1,0 +1,66 @@
+"""Anchoring: every content word the claim asserts is shown by its cited evidence
+(see :mod:`citeproof.support.anchor` for how a word is anchored).
+
+The hard facts (quotes, identifiers, versions, numbers, units) are left to their own checks. An
+unanchored word of the event table ("crashed", "deleted") makes the claim unsupported, and so do more
+than ``anchor_slack`` (default 2) other unanchored words; participant nouns the lexicon calls weak
+(server, client, user, ...) are not counted. ``anchor_strict_verbs`` makes every unanchored verb fail.
+
+Passing::
+
+    evidence redis.log: 2904:M 02 Mar 2026 14:02:11.120 * Background saving started by pid 2905
+    claim: Redis began a background save (redis.log:1).
+    verdict: supported
+
+Failing::
+
+    evidence app.log: 2026-03-02 14:02:11 INFO connecting to vendor api
+    claim: The vendor secretly deleted our production database (app.log:1).
+    verdict: unsupported
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..anchor import Anchor, anchor_claim, is_predicate, is_weak
+from ..events import events_in
+from ..facts import QUOTE_PATTERNS, Facts
+from .base import Check, Outcome, Subject, Verdict, where
+
+_UNIT_WORDS = frozenset(
+    "ms msec millisecond milliseconds s sec secs second seconds m min mins minute minutes h hr hrs hour hours d day days "
+    "b byte bytes kb mb gb tb kib mib gib tib k g percent pct rps rpm qps req reqs "
+    "jan january feb february mar march apr april may jun june jul july aug august sep sept september oct october "
+    "nov november dec december mon monday tue tuesday wed wednesday thu thursday fri friday sat saturday sun sunday".split())
+
+
+def residual(text: str, facts: Facts) -> str:
+    """The claim without its hard facts (checked on their own): quotes, identifiers, versions, numbers and units."""
+    for pattern in QUOTE_PATTERNS:
+        text = pattern.sub(" ", text)
+    for value in sorted((*facts.identifiers, *facts.versions), key=len, reverse=True):
+        text = text.replace(value, " ")
+    text = re.sub(r"(?<![A-Za-z])\d[\w.:,%/+\-]*", " ", text)
+    return " ".join(w for w in text.split() if w.lower().strip(".,;:()") not in _UNIT_WORDS)
+
+
+def anchors_of(s: Subject) -> tuple[Anchor, ...]:
+    return tuple(anchor_claim(residual(s.positive, s.facts), [e for e in s.items if e.kind != "context"]))
+
+
+def check(s: Subject) -> Verdict | None:
+    anchors = s.anchors
+    if not anchors:
+        return None
+    loose = [a.word for a in anchors if a.evidence_word is None and not is_weak(a.word)]
+    # an event word of the event table ("crashed", "deleted", "failed") is never let pass unanchored
+    strict = [w for w in loose if events_in(w) or (s.strict_verbs and is_predicate(w))]
+    if loose and (len(loose) > s.slack or strict):
+        return CHECK.verdict(Outcome.UNSUPPORTED, "unanchored" if not strict else "event_unanchored",
+                             "unsupported: the cited evidence does not show " + ", ".join(f"'{w}'" for w in loose[:6]),
+                             ", ".join(loose), location=where(s.items))
+    return CHECK.verdict(Outcome.SUPPORTED, "anchored", "every asserted word is anchored", location=where(s.items))
+
+
+CHECK = Check("anchoring", "anchor", check, "every content word the claim asserts is shown by the cited evidence")

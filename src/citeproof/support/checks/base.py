@@ -1,0 +1,154 @@
+"""What a support check is, what it reads and what it answers.
+
+A check (:class:`Check`) looks at one kind of fact of a claim — quotes, HTTP statuses, quantities, the
+event, ... — against the union of the claim's cited evidence, and answers a :class:`Verdict`:
+
+``supported``      the evidence shows the fact
+``unsupported``    the evidence does not show it
+``contradicted``   the evidence shows another value for the same thing
+``not_checked``    the fact is there but cannot be checked against this evidence (counts against the claim)
+
+Each verdict carries a stable ``code`` (``status.mismatch``, ``quantity.absent``, ...) that reports,
+hints and contradiction rules read; the ``message`` is for people only. A check that finds no fact of
+its kind in the claim answers nothing (``None``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from ...model import Evidence
+from ..facts import Facts
+
+if TYPE_CHECKING:
+    from ..anchor import Anchor
+
+
+class Outcome(StrEnum):
+    SUPPORTED = "supported"
+    UNSUPPORTED = "unsupported"
+    CONTRADICTED = "contradicted"
+    NOT_CHECKED = "not_checked"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One check's answer about one fact of a claim."""
+
+    check: str
+    outcome: Outcome
+    code: str
+    kind: str
+    message: str
+    claimed: str = ""
+    evidence: str = ""
+    location: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome is Outcome.SUPPORTED
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A claim as the checks read it: its text split at a negation, its facts and its cited evidence."""
+
+    text: str
+    positive: str
+    negated: str
+    facts: Facts
+    items: tuple[Evidence, ...]
+    http: bool = False
+    tz: dt.tzinfo = dt.UTC
+    tolerance_s: float = 0.0
+    slack: int = 2
+    strict_verbs: bool = False
+    union: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "union", norm("\n".join(e.text for e in self.items)))
+
+    @cached_property
+    def anchors(self) -> tuple[Anchor, ...]:
+        """How each content word of the claim (hard facts removed) is anchored in the cited evidence."""
+        from .anchoring import anchors_of
+
+        return anchors_of(self)
+
+    def of_kind(self, *kinds: str) -> list[Evidence]:
+        return [e for e in self.items if e.kind in kinds]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A support check: ``id`` names it in the registry, ``kind`` is the fact kind it reads."""
+
+    id: str
+    kind: str
+    run: Callable[[Subject], Verdict | None]
+    summary: str = ""
+
+    def verdict(self, outcome: Outcome, code: str, message: str, claimed: str = "", evidence: str = "",
+                location: str = "") -> Verdict:
+        return Verdict(self.id, outcome, f"{self.kind}.{code}", self.kind, message, claimed, evidence, location)
+
+
+def norm(text: str) -> str:
+    """Lower case with white space runs folded to one space."""
+    return " ".join(text.split()).lower()
+
+
+_ACCESS_STATUS = re.compile(r'"\s([1-5]\d{2})\s(?:\d+|-)')
+
+
+def line_statuses(items: Iterable[Evidence]) -> list[int]:
+    """Statuses of cited access-log lines (combined/common log format)."""
+    out = []
+    for e in items:
+        if e.kind == "log":
+            for line in e.items:
+                m = _ACCESS_STATUS.search(line)
+                if m:
+                    out.append(int(m.group(1)))
+    return out
+
+
+def har_statuses(items: Iterable[Evidence]) -> list[int]:
+    return [s for e in items if e.kind == "har" for s in e.statuses]
+
+
+def seen(statuses: list[int]) -> str:
+    return ", ".join(str(s) for s in dict.fromkeys(statuses))
+
+
+def probe(ident: str) -> str:
+    """How an identifier is looked for: normalised, a URL without its scheme and trailing slash."""
+    out = norm(ident)
+    if out.startswith(("http://", "https://")):
+        out = out.split("://", 1)[1].rstrip("/")
+    return out
+
+
+def universal_groups(items: Iterable[Evidence]) -> list[tuple[str, ...]]:
+    """The separately cited items an "all"/"every" claim speaks of: HAR entries, and single cited lines."""
+    items = list(items)
+    groups = [e.items for e in items if e.kind == "har" and len(e.items) > 1]
+    singles = tuple(e.items[0] for e in items if e.kind == "log" and len(e.items) == 1)
+    if len(singles) > 1:
+        groups.append(singles)
+    return groups
+
+
+def where(items: Iterable[Evidence]) -> str:
+    """The first cited location, for a verdict."""
+    return next((e.location for e in items if e.location), "")
+
+
+__all__ = ["Check", "Outcome", "Subject", "Verdict", "har_statuses", "line_statuses", "norm", "probe", "seen",
+           "universal_groups", "where"]

@@ -1,0 +1,95 @@
+"""Counts: a number that counts cited items ("3 requests returned 404", "two of the lines show
+'timeout'") equals the number of cited HAR entries or lines that show the counted thing.
+
+What is counted: HAR entries or access-log lines with the claim's status, lines with its quoted string,
+or lines naming the identifier between the number and its noun ("four ``RedisTimeoutException``
+errors"). A universal claim ("all four entries were 304") is checked item by item instead.
+
+Passing::
+
+    evidence access.log: 203.0.113.7 - - [02/Mar/2026:14:02:11 +0000] "GET /a HTTP/1.1" 404 0 "-" "curl/8.5"
+    evidence access.log: 203.0.113.7 - - [02/Mar/2026:14:02:12 +0000] "GET /b HTTP/1.1" 404 0 "-" "curl/8.5"
+    claim: Two requests returned 404 (access.log:1-2).
+    verdict: supported
+
+Failing::
+
+    evidence access.log: 203.0.113.7 - - [02/Mar/2026:14:02:11 +0000] "GET /a HTTP/1.1" 404 0 "-" "curl/8.5"
+    evidence access.log: 203.0.113.7 - - [02/Mar/2026:14:02:12 +0000] "GET /b HTTP/1.1" 200 0 "-" "curl/8.5"
+    claim: Two requests returned 404 (access.log:1-2).
+    verdict: contradicted
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...text import stem
+from ..facts import Number
+from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, norm, probe, where
+
+_COUNT_NOUNS = frozenset(stem(w) for w in "request requests response responses entry entries call calls error errors time times "
+                         "failure failures occurrence occurrences line lines message messages attempt attempts".split())
+
+
+@dataclass(frozen=True)
+class Tally:
+    want: int
+    actual: int
+    total: int
+    what: str
+
+
+def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
+    """(how many cited items show the counted thing, what that is, how many items) or None when not countable."""
+    facts = s.facts
+    status_words = {int(w[:3]) for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
+    statuses = tuple(facts.statuses) or tuple(sorted(status_words))
+    har = har_statuses(s.items)
+    lines = [line for e in s.items if e.kind == "log" for line in e.items]
+    codes = "/".join(str(c) for c in statuses)
+    if statuses and har:
+        return sum(1 for c in har if c in statuses), f"cited entries returned {codes}", len(har)
+    if statuses and lines:
+        access = line_statuses(s.items)
+        actual = sum(1 for c in access if c in statuses) if access else sum(
+            1 for line in lines if any(re.search(rf"(?<!\d){c}(?!\d)", line) for c in statuses))
+        return actual, f"cited lines record HTTP {codes}", len(lines)
+    if facts.quotes and lines and (n.quoted or (len(facts.quotes) == 1 and n.spelled)):
+        return (sum(1 for line in lines if all(norm(q) in norm(line) for q in facts.quotes)),
+                f"cited lines show '{facts.quotes[0]}'", len(lines))
+    if n.about and lines:
+        needle = probe(n.about[0])
+        return sum(1 for line in lines if needle in norm(line)), f"cited lines show {n.about[0]}", len(lines)
+    return None
+
+
+def tally(n: Number, s: Subject) -> Tally | None:
+    """The count ``n`` states and the count the evidence gives, or None when ``n`` is not a count of cited items."""
+    if n.quantity is not None or n.value != int(n.value):
+        return None
+    status_words = {w for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
+    if not ({stem(w) for w in n.counts} & _COUNT_NOUNS or status_words or (n.spelled and any(w.endswith("s") for w in n.counts))):
+        return None
+    counted = _counted(n, s)
+    if counted is None:
+        return None
+    actual, what, total = counted
+    if s.facts.universal and int(n.value) == total:
+        return None  # "all four entries were 304": a universal claim, checked item by item
+    return Tally(int(n.value), actual, total, what)
+
+
+def check(s: Subject) -> Verdict | None:
+    tallies = [t for t in (tally(n, s) for n in s.facts.numbers) if t is not None]
+    if not tallies:
+        return None
+    for t in tallies:
+        if t.actual != t.want:
+            return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the claim counts {t.want}, but {t.actual} of the {t.total} {t.what}",
+                                 str(t.want), str(t.actual), where(s.items))
+    return CHECK.verdict(Outcome.SUPPORTED, "equal", ", ".join(f"{t.want} {t.what}" for t in tallies), str(tallies[0].want))
+
+
+CHECK = Check("counts", "count", check, "a count of cited items equals the number of cited items that show it")

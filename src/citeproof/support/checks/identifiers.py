@@ -1,0 +1,41 @@
+"""Identifiers: URLs, IP addresses, host names, exception classes, CamelCase and snake_case names,
+error codes, paths and hex ids the claim names occur in the cited evidence; a product the claim names
+("nginx") is named by cited HAR entries' servers or URLs.
+
+Passing::
+
+    evidence app.log: 2026-03-02 14:02:11 ERROR java.net.SocketTimeoutException: Read timed out
+    claim: The client hit a java.net.SocketTimeoutException (app.log:1).
+    verdict: supported
+
+Failing::
+
+    evidence app.log: 2026-03-02 14:02:11 ERROR java.net.SocketTimeoutException: Read timed out
+    claim: The client hit a java.net.ConnectException (app.log:1).
+    verdict: unsupported
+"""
+
+from __future__ import annotations
+
+from .base import Check, Outcome, Subject, Verdict, norm, probe, where
+
+
+def check(s: Subject) -> Verdict | None:
+    facts = s.facts
+    only_har = bool(s.items) and all(e.kind == "har" for e in s.items)  # HAR entries name their servers
+    software = facts.software if only_har else ()
+    if not (facts.identifiers or software):
+        return None
+    for ident in facts.identifiers:
+        if probe(ident) not in s.union:
+            return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{ident}' does not occur in the cited evidence", ident,
+                                 location=where(s.items))
+    named = s.union + "\n" + norm(" ".join(e.source for e in s.items))
+    for name in software:
+        if name not in named:
+            return CHECK.verdict(Outcome.UNSUPPORTED, "software_absent",
+                                 f"the claim names {name}, which the cited evidence does not mention", name, location=where(s.items))
+    return CHECK.verdict(Outcome.SUPPORTED, "shown", ", ".join((*facts.identifiers, *software)), (facts.identifiers or software)[0])
+
+
+CHECK = Check("identifiers", "identifier", check, "each identifier the claim names occurs in the cited evidence")

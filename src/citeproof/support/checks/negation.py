@@ -1,0 +1,76 @@
+"""Negation and absence: a claim that something did not happen is refuted by evidence that shows it.
+
+The negated part of the claim ("no 5xx", "never returned 503", "did not restart") is read on its own:
+its statuses, quoted strings, identifiers and ALL-CAPS terms, then its event words, must not be shown
+by the cited evidence. The positive rest of the claim is checked by the other checks as usual.
+
+Passing::
+
+    evidence app.log: 2026-03-02 14:02:11 INFO GET /api/orders 200 12ms
+    claim: The cited request did not return HTTP 503 (app.log:1).
+    verdict: supported
+
+Failing::
+
+    evidence app.log: 2026-03-02 14:02:11 ERROR GET /api/orders returned 503
+    claim: The cited request did not return HTTP 503 (app.log:1).
+    verdict: contradicted
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text import ordered_terms, stem, terms
+from ..events import events_in
+from ..facts import extract
+from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, norm, where
+from .events import event_text
+
+_GENERIC_VERBS = frozenset(stem(w) for w in (
+    "appear appears appeared seen found recorded logged returned occurred occur happened shown show present contain contains "
+    "observed reported request requests response responses entry entries line lines cited any".split()))
+
+
+def _refuted(s: Subject) -> tuple[str, str, str] | None:
+    """(code, what the evidence shows, message) when the evidence shows what the claim says is absent."""
+    facts = extract(s.negated, s.http)
+    items = list(s.items)
+    har, lines = har_statuses(items), line_statuses(items)
+    text = "\n".join(e.text for e in items if e.kind != "har")
+    claimed = set(facts.statuses) | {c for k in facts.status_classes for c in range(k * 100, k * 100 + 100)}
+    for status in sorted(claimed):
+        if status in har or status in lines or (facts.statuses and re.search(rf"(?<!\d){status}(?!\d)", text)):
+            return "status_shown", str(status), f"the claim says there is none, but the cited evidence shows HTTP {status}"
+    for q in facts.quotes:
+        if norm(q) in s.union:
+            return "quote_shown", q, f"the claim says there is none, but the cited evidence shows '{q}'"
+    for ident in (*facts.identifiers, *facts.keywords):
+        if re.search(rf"(?<![a-z0-9]){re.escape(ident.lower())}", s.union):
+            return "identifier_shown", ident, f"the claim says there is none, but the cited evidence shows '{ident}'"
+    if claimed or facts.quotes or facts.identifiers or facts.keywords:
+        return None
+    shown = events_in(event_text(items), skip_negated=False)
+    for name, word in events_in(s.negated, skip_negated=False).items():
+        if name in shown:
+            return "event_shown", shown[name], (f"the claim says there was no such event, but the cited evidence says "
+                                                f"'{shown[name]}' ({word})")
+    content = [t for t in ordered_terms(s.negated) if t not in _GENERIC_VERBS]
+    hit = next((t for t in content[:1] if t in terms(event_text(items))), None)
+    if hit:
+        return "term_shown", hit, f"the claim says there is none, but the cited evidence mentions '{hit}'"
+    return None
+
+
+def check(s: Subject) -> Verdict | None:
+    if not s.negated:
+        return None
+    refuted = _refuted(s)
+    if refuted is None:
+        return CHECK.verdict(Outcome.SUPPORTED, "absent", "the cited evidence does not show what the claim says is absent",
+                             claimed=s.negated.strip())
+    code, shown, message = refuted
+    return CHECK.verdict(Outcome.CONTRADICTED, code, message, claimed=s.negated.strip(), evidence=shown, location=where(s.items))
+
+
+CHECK = Check("negation", "absence", check, "what a negated claim says is absent is not shown by the cited evidence")

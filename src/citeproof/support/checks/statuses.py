@@ -1,0 +1,80 @@
+"""HTTP statuses: each status the claim states is one the cited evidence returned.
+
+Statuses are read from cited HAR entries (``response.status``), from access-log lines (the status field
+after the request), and from other cited text. A cited HAR entry or access-log line with another
+status than every one the claim states contradicts it; a status found nowhere in the evidence is
+unsupported; a claim of one status over several HAR entries needs every entry to have it.
+
+Passing::
+
+    evidence access.log: 203.0.113.7 - - [02/Mar/2026:14:02:11 +0000] "GET /api/orders HTTP/1.1" 503 162 "-" "curl/8.5"
+    claim: GET /api/orders failed with 503 Service Unavailable (access.log:1).
+    verdict: supported
+
+Failing::
+
+    evidence access.log: 203.0.113.7 - - [02/Mar/2026:14:02:11 +0000] "GET /api/orders HTTP/1.1" 502 162 "-" "curl/8.5"
+    claim: GET /api/orders failed with 503 Service Unavailable (access.log:1).
+    verdict: contradicted
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, seen, where
+
+
+def _label(s: Subject) -> str:
+    return "/".join([str(c) for c in s.facts.statuses] + [f"{c}xx" for c in s.facts.status_classes])
+
+
+def _conflict(s: Subject) -> Verdict | None:
+    """Cited HAR entries or access-log lines that carry another status than the one claimed."""
+    facts = s.facts
+    claimed = set(facts.statuses) | {c for k in facts.status_classes for c in range(k * 100, k * 100 + 100)}
+    label = _label(s)
+    har = har_statuses(s.items)
+    if har and not facts.universal and not facts.statuses and facts.status_classes:
+        if any(c in claimed for c in har):
+            return None
+        return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"no cited HAR entry returned {label} (they returned {seen(har)})",
+                             label, seen(har), where(s.of_kind("har")))
+    odd = [c for c in har if c not in claimed]
+    if odd and len(odd) == len(har):
+        return CHECK.verdict(Outcome.CONTRADICTED, "mismatch",
+                             f"the cited HAR entr{'y' if len(har) == 1 else 'ies'} returned {seen(har)}, not {label}",
+                             label, seen(har), where(s.of_kind("har")))
+    lines = line_statuses(s.items)
+    if lines and not any(c in claimed for c in lines):
+        return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the cited line records HTTP {lines[0]}, not {label}",
+                             label, str(lines[0]), where(s.of_kind("log")))
+    return None
+
+
+def _absent(s: Subject) -> Verdict | None:
+    har = har_statuses(s.items)
+    text = "\n".join(e.text for e in s.items if e.kind != "har")
+    for status in s.facts.statuses:
+        if status not in har and not re.search(rf"(?<!\d){status}(?!\d)", text):
+            shown = f" (cited entries returned {seen(har)})" if har else ""
+            return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"HTTP {status} is not in the cited evidence{shown}",
+                                 str(status), seen(har), where(s.items))
+    for e in s.of_kind("har"):
+        odd = [(n, c) for n, c in enumerate(e.statuses, 1) if c not in s.facts.statuses]
+        if odd:
+            n, c = odd[0]
+            return CHECK.verdict(Outcome.UNSUPPORTED, "not_every_entry",
+                                 f"not every cited entry returned {'/'.join(map(str, s.facts.statuses))}: "
+                                 f"cited entry {n} of {len(e.statuses)} returned {c}", _label(s), str(c), e.location)
+    return None
+
+
+def check(s: Subject) -> Verdict | None:
+    if not (s.facts.statuses or s.facts.status_classes):
+        return None
+    problem = _conflict(s) or (_absent(s) if s.facts.statuses else None)
+    return problem or CHECK.verdict(Outcome.SUPPORTED, "shown", f"HTTP {_label(s)}", _label(s))
+
+
+CHECK = Check("statuses", "status", check, "each HTTP status the claim states is one the cited evidence returned")

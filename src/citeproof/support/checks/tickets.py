@@ -1,0 +1,39 @@
+"""JIRA tickets: a cited ticket speaks of what the claim speaks of.
+
+The ticket's summary, description, labels and comments must share a term with the claim; what the
+claim then asserts is anchored in that text like any other evidence.
+
+Passing::
+
+    evidence OPS-1.json: {"key": "OPS-1", "fields": {"summary": "Vendor API rate limit exceeded during sync"}}
+    claim: The vendor API rate limit was exceeded during the sync (JIRA:OPS-1).
+    verdict: supported
+
+Failing::
+
+    evidence OPS-1.json: {"key": "OPS-1", "fields": {"summary": "Vendor API rate limit exceeded during sync"}}
+    claim: Disk space ran out on the database host (JIRA:OPS-1).
+    verdict: unsupported
+"""
+
+from __future__ import annotations
+
+from ...text import terms
+from .base import Check, Outcome, Subject, Verdict
+
+
+def check(s: Subject) -> Verdict | None:
+    tickets = s.of_kind("jira")
+    if not tickets:
+        return None
+    claim_terms = terms(s.text)
+    for e in tickets:
+        shared = sorted(terms(e.text) & claim_terms)
+        if not shared:
+            return CHECK.verdict(Outcome.UNSUPPORTED, "unrelated", f"{e.location}: ticket {e.key} does not relate to the claim",
+                                 evidence=e.key, location=e.location)
+    return CHECK.verdict(Outcome.SUPPORTED, "related", "the cited tickets speak of the claim's subject",
+                         evidence=", ".join(e.key for e in tickets), location=tickets[0].location)
+
+
+CHECK = Check("tickets", "ticket", check, "a cited JIRA ticket speaks of what the claim speaks of")

@@ -1,0 +1,47 @@
+"""Versions: each version the claim states matches one in the cited evidence, as a prefix on
+component boundaries (``8.9`` matches ``8.9.0-2464525``; ``8.9.0-24`` does not).
+
+Passing::
+
+    evidence app.log: 2026-03-02 14:02:11 INFO starting orders-api version 2.14.3 (build 8812)
+    claim: orders-api version 2.14 was starting (app.log:1).
+    verdict: supported
+
+Failing::
+
+    evidence app.log: 2026-03-02 14:02:11 INFO starting orders-api version 2.14.3 (build 8812)
+    claim: orders-api 2.15.0 was starting (app.log:1).
+    verdict: unsupported
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import Check, Outcome, Subject, Verdict, where
+
+_EVIDENCE_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+][\w.]+)?)")
+
+
+def matches(stated: str, actual: str) -> bool:
+    """``stated`` names ``actual``: equal, or a prefix ending on a component boundary."""
+    s, a = stated.strip().lower().lstrip("v"), actual.strip().lower().lstrip("v")
+    return a == s or (a.startswith(s) and a[len(s)] in ".-_+ ")
+
+
+def check(s: Subject) -> Verdict | None:
+    if not s.facts.versions:
+        return None
+    found = [m.group(1).lower() for e in s.items for m in _EVIDENCE_VERSION.finditer(e.text)]
+    for version in s.facts.versions:
+        if not any(matches(version, a) for a in found):
+            if found:
+                return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch",
+                                     f"version {version} is not in the cited evidence (the evidence shows {found[0]})",
+                                     version, found[0], where(s.items))
+            return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"version {version} is not in the cited evidence", version,
+                                 location=where(s.items))
+    return CHECK.verdict(Outcome.SUPPORTED, "shown", ", ".join(s.facts.versions), s.facts.versions[0])
+
+
+CHECK = Check("versions", "version", check, "each version the claim states is the cited evidence's version")
