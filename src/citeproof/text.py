@@ -72,10 +72,12 @@ _TIME = {
     "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
     "m": 60.0, "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0,
     "h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0,
+    "day": 86400.0, "days": 86400.0, "week": 604800.0, "weeks": 604800.0,
 }
 _SIZE = {
     "b": 1.0, "byte": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
     "kib": 1024.0, "mib": 1024.0**2, "gib": 1024.0**3, "tib": 1024.0**4,
+    "ki": 1024.0, "mi": 1024.0**2, "gi": 1024.0**3, "ti": 1024.0**4,
 }
 _RATE = re.compile(
     r"^(?:req(?:uest)?s?|calls?|queries|messages|events|ops)?\s*(?:/|per\s+)\s*(s|sec|second|m|min|minute|h|hr|hour)$"

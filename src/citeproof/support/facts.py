@@ -22,10 +22,11 @@ import bisect
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
+from .. import units
 from ..text import STOP_WORDS, Quantity, parse_quantity, stem
 
 QUOTE_PATTERNS = _QUOTES = (
@@ -76,6 +77,8 @@ _IDENTIFIERS = (
     re.compile(r"(?<![\w.\-])(?:localhost|[a-z][a-z0-9\-]*(?:\.[a-z0-9\-]+)+):\d{2,5}\b", re.I),
     re.compile(r"(?<![\w.\-])(?=[\w-]*[a-z])[a-z0-9][\w-]*(?:\.[a-z0-9][\w-]*)*\.(?:" + _TLDS + r")(?![\w-])", re.I),
     re.compile(r"(?<![\w.\-])[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-])(?<=\d)", re.I),
+    # a numbered host, node or worker: api-3, web-03, lb-1, broker-2 (not utf-8, sha-256, top-10)
+    re.compile(r"(?<![\w.\-/])(?!(?:utf|sha|iso|rfc|top|http|tls|ipv|covid|md|x)-)[a-z][a-z0-9]*-\d{1,4}(?![\w\-]|\.\w)"),
     re.compile(r"\b[a-zA-Z_][\w$]*(?:\.[a-zA-Z_][\w$]*){2,}\b"),
     re.compile(r"\b[A-Z][a-z0-9]+[A-Z]\w*\b"),
     re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b"),
@@ -103,7 +106,7 @@ _REFERENCE_BEFORE = re.compile(
     r"\s?#?\s?$",
     re.I,
 )
-_WORD_AFTER = re.compile(r"\s?(%|[A-Za-z][A-Za-z\-]*(?:/[A-Za-z]+)?)(?:\s([A-Za-z][A-Za-z\-]*))?")
+_WORD_AFTER = re.compile(r"(?:\s|-)?(%|[A-Za-z][A-Za-z\-]*(?:/[A-Za-z]+)?)(?:\s([A-Za-z][A-Za-z\-]*))?")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z_\-]*)(?:\s(?:of|is|was|=|:|at|to|set to|reached))?\s?[=:]?\s?$")
 _LIST_AFTER = re.compile(r"\s?(?:,|and|&|or)\s?\d")
 _LIST_BEFORE = re.compile(r"\d\s?(?:,|and|&|or)\s?$")
@@ -143,6 +146,13 @@ class Number:
     counts: frozenset[str] = frozenset()  # nouns after the number ("3 requests"): what it may count
     about: tuple[str, ...] = ()  # identifiers between the number and its noun ("four `X` errors")
     quoted: bool = False  # a quoted string stood between the number and its noun
+    claimed: units.Claimed | None = None  # the values it stands for, in base units (rounding, bound, unit readings)
+    span: tuple[int, int] = (0, 0)  # where it is written in the claim text (number and unit)
+    parts: tuple[tuple[str, str], ...] = ()  # (number, unit) of each part of a compound duration
+
+    def __post_init__(self) -> None:
+        if not self.parts and self.quantity is not None:
+            object.__setattr__(self, "parts", ((self.raw.split()[0], self.raw.split()[-1]),))
 
 
 @dataclass(frozen=True)
@@ -300,34 +310,64 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
         raw_number = m.group(0)
         if _REFERENCE_BEFORE.search(text, max(0, m.start() - 16), m.start()):
             continue
-        about: tuple[str, ...] = ()
-        quoted = False
         if _LIST_AFTER.match(text, m.end()) or _LIST_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
             continue  # "entries 3, 9 and 12": identifiers in a list, not quantities
-        value = float(raw_number.replace(",", ""))
         after = _WORD_AFTER.match(text, m.end())
         unit = after.group(1) if after else ""
-        if unit.lower() in _ORDINAL_UNITS:
+        if unit.lower() in _ORDINAL_UNITS or (1900 <= float(raw_number.replace(",", "")) <= 2100 and not unit):
             continue
-        if 1900 <= value <= 2100 and not unit:
+        out.append(_number(text, m, after, raw_number, unit))
+    return _compounds(text, out)
+
+
+def _number(text: str, m: re.Match[str], after: re.Match[str] | None, raw_number: str, unit: str) -> Number:
+    """One number of the claim, with what it is bound to: a unit, a noun it counts or names, a bound."""
+    scale = units.multiplier(unit) if unit else None
+    value = float(raw_number.replace(",", "")) * (scale or 1.0)
+    quantity = parse_quantity(f"{raw_number} {unit}") if unit and not scale else None
+    nouns: set[str] = set()
+    counts: set[str] = set()
+    about: tuple[str, ...] = ()
+    quoted = False
+    if quantity is None or quantity.unit == "":
+        for word in (unit if not scale else None, after.group(2) if after else None):
+            if word and word.lower() not in STOP_WORDS and word.isalpha():
+                nouns.add(stem(word.lower()))
+        head, about, quoted = head_noun(text[(after.end(1) if scale and after else m.end()) :][:80])
+        if head:
+            counts.add(head)
+        before = _WORD_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+        if before and before.group(1).lower() not in STOP_WORDS:
+            nouns.add(stem(before.group(1).lower()))
+    raw = (raw_number + (" " + unit if unit else "")).strip()
+    bound = units.bound_before(text[: m.start()])
+    with_unit = quantity is not None and quantity.unit != ""
+    claimed = units.claimed(raw_number, unit if with_unit else "", bound, scale or 1.0) if with_unit or scale or bound else None
+    end = after.end(1) if after and (with_unit or scale) else m.end()
+    return Number(raw, value, quantity if with_unit else None, frozenset(nouns),
+                  approx=bound == "approx" or bool(_APPROX.search(text[max(0, m.start() - 20) : m.start()])),
+                  counts=frozenset(counts), about=about if counts else (), quoted=bool(counts) and quoted,
+                  claimed=claimed, span=(m.start(), end))
+
+
+_COMPOUND_GAP = re.compile(r"\s*(?:,|and)?\s*")
+
+
+def _compounds(text: str, numbers: list[Number]) -> list[Number]:
+    """Adjacent durations in falling units are one: "4 minutes 12 seconds", "3 h 13 min"."""
+    out: list[Number] = []
+    for n in numbers:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.quantity is not None and n.quantity is not None and prev.quantity.unit == n.quantity.unit == "s"
+                and _COMPOUND_GAP.fullmatch(text, prev.span[1], n.span[0]) and prev.parts[-1][1] != n.raw.split()[-1]
+                and (units.unit(prev.parts[-1][1]) or ("", 0.0))[1] > (units.unit(n.raw.split()[-1]) or ("", 0.0))[1]):
+            parts = (*prev.parts, (n.raw.split()[0], n.raw.split()[-1]))
+            total = prev.quantity.value + n.quantity.value
+            bound = units.bound_before(text[: prev.span[0]])
+            out[-1] = replace(prev, raw=f"{prev.raw} {n.raw}", value=total, quantity=Quantity(total, "s"),
+                              claimed=units.compound(list(parts), bound), span=(prev.span[0], n.span[1]), parts=parts)
             continue
-        quantity = parse_quantity(f"{raw_number} {unit}") if unit else None
-        nouns: set[str] = set()
-        counts: set[str] = set()
-        if quantity is None or quantity.unit == "":
-            for word in (unit, after.group(2) if after else None):
-                if word and word.lower() not in STOP_WORDS and word.isalpha():
-                    nouns.add(stem(word.lower()))
-            head, about, quoted = head_noun(text[m.end() : m.end() + 80])
-            if head:
-                counts.add(head)
-            before = _WORD_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
-            if before and before.group(1).lower() not in STOP_WORDS:
-                nouns.add(stem(before.group(1).lower()))
-        raw = (raw_number + (" " + unit if unit else "")).strip()
-        approx = bool(_APPROX.search(text[max(0, m.start() - 20) : m.start()]))
-        out.append(Number(raw, value, quantity if quantity and quantity.unit else None, frozenset(nouns),
-                          approx=approx, counts=frozenset(counts), about=about if counts else (), quoted=bool(counts) and quoted))
+        out.append(n)
     return out
 
 

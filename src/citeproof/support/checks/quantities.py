@@ -28,34 +28,13 @@ import re
 
 from ...evidence.timestamps import stamps_in
 from ...model import Evidence
-from ...text import parse_quantity, same_number, same_quantity, size_from_key, terms, unit_from_key
+from ...text import same_number, size_from_key, terms, unit_from_key
+from ...units import Amount, amounts, key_unit, matches
 from ..facts import Number, extract
 from .base import Check, Outcome, Subject, Verdict, where
 from .counts import tally
 
 MAX_INSTANTS = 200  # instants of the cited evidence compared pairwise for a stated duration
-
-
-def evidence_numbers(items: list[Evidence]) -> list[Number]:
-    """The numbers of the cited evidence; a config or env value takes its unit from its key (``timeout_ms``)."""
-    out: list[Number] = []
-    for e in items:
-        if e.kind in ("config", "env"):
-            key, _, value = e.text.partition(" = ") if " = " in e.text else e.text.partition(": ")
-            unit = unit_from_key(key)
-            q = size_from_key(key, value) or (parse_quantity(f"{value} {unit}") if unit else parse_quantity(value))
-            try:
-                number = float(value.replace(",", ""))
-            except ValueError:
-                if q is None:
-                    continue
-                number = q.value
-            out.append(Number(value, number, q if q and q.unit else None, frozenset(terms(key.replace(".", " ")))))
-            continue
-        if e.kind in ("timestamp", "context"):
-            continue  # the whole environment is context for names, not a source of the claim's numbers
-        out.extend(extract(e.text).numbers)
-    return out
 
 
 def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...]) -> bool:
@@ -71,32 +50,61 @@ def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...]) 
     return any(abs((b - a) - seconds) <= slack for i, a in enumerate(stamps) for b in stamps[i + 1:])
 
 
-def close(a: float, b: float) -> bool:
-    return abs(a - b) <= 0.02 * max(abs(a), abs(b), 1.0)
+def evidence_amounts(items: tuple[Evidence, ...]) -> list[Amount]:
+    """The amounts the cited evidence states; a config or env value takes its unit from its key (``timeout_ms``)."""
+    out: list[Amount] = []
+    for e in items:
+        if e.kind in ("timestamp", "context"):
+            continue  # the whole environment is context for names, not a source of the claim's numbers
+        if e.kind in ("config", "env") and e.key and e.items:
+            value = e.items[0]
+            size = size_from_key(e.key, value)
+            named = unit_from_key(e.key) or key_unit(e.key.rsplit(".", 1)[-1])
+            if size is not None:
+                out.append(Amount(size.value, "B", value))
+            elif named and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):
+                out.extend(amounts(f"{value.strip()} {named}"))
+            else:
+                out.extend(amounts(value))
+            continue
+        out.extend(amounts(e.text))
+    return out
 
 
-def _with_unit(n: Number, seen: list[Number], s: Subject) -> bool:
+def evidence_numbers(items: tuple[Evidence, ...]) -> list[Number]:
+    """The numbers of the cited evidence with the nouns they are bound to ("pool size 10")."""
+    out: list[Number] = []
+    for e in items:
+        if e.kind in ("config", "env") and e.key and e.items:
+            value = e.items[0].replace(",", "")
+            if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+                out.append(Number(value, float(value), None, frozenset(terms(e.key.replace(".", " ")))))
+        elif e.kind not in ("timestamp", "context"):
+            out.extend(extract(e.text).numbers)
+    return out
+
+
+def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
+    """The evidence shows quantity ``n``: an amount it stands for, or the time between two cited instants."""
     q = n.quantity
     assert q is not None
-    equal = close if n.approx else same_number
     if q.unit == "s" and between_instants(q.value, n.approx, s.items):
         return True
-    if any(e.quantity and (same_quantity(e.quantity, q) if not n.approx else e.quantity.unit == q.unit
-                           and equal(e.quantity.value, q.value)) for e in seen):
-        return True
-    return any(equal(e.value, n.value) for e in seen)
+    if n.claimed is not None:
+        return matches(n.claimed, found)
+    return False
 
 
-def _problem(n: Number, seen: list[Number], raw_union: str, s: Subject) -> Verdict | None:
+def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str, s: Subject) -> Verdict | None:
     if n.quantity is not None:
-        if _with_unit(n, seen, s):
+        if _shown(n, found, s):
             return None
         return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{n.raw}' is not in the cited evidence", n.raw, location=where(s.items))
     bound = [e for e in seen if e.nouns & n.nouns]
     if any(same_number(e.value, n.value) for e in bound):
         return None
-    present = any(same_number(e.value, n.value) for e in seen) or re.search(
-        rf"(?<![\d.]){re.escape(n.raw.split()[0])}(?![\d])", raw_union)
+    present = any(same_number(e.value, n.value) for e in seen) or bool(re.search(
+        rf"(?<![\d.]){re.escape(n.raw.split()[0])}(?![\d])", raw_union)) or (n.claimed is not None and matches(n.claimed, found))
     if bound and not present:
         return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch", f"the claim says '{n.raw}', the cited evidence says '{bound[0].raw}'",
                              n.raw, bound[0].raw, where(s.items))
@@ -109,10 +117,11 @@ def check(s: Subject) -> Verdict | None:
     numbers = [n for n in s.facts.numbers if not n.spelled and tally(n, s) is None]
     if not numbers:
         return None
-    seen = evidence_numbers(list(s.items))
+    found = evidence_amounts(s.items)
+    seen = evidence_numbers(s.items)
     raw_union = "\n".join(e.text for e in s.items if e.kind != "timestamp")
     for n in numbers:
-        problem = _problem(n, seen, raw_union, s)
+        problem = _problem(n, found, seen, raw_union, s)
         if problem:
             return problem
     return CHECK.verdict(Outcome.SUPPORTED, "shown", ", ".join(n.raw for n in numbers), numbers[0].raw)

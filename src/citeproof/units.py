@@ -1,0 +1,206 @@
+"""Quantities with units: the range of values a claimed quantity stands for, and the amounts evidence
+text states, compared in base units (seconds, bytes, percent).
+
+A claimed value stands for the values that round to it: "3.8 GiB" is 3.75–3.85 GiB, "49 ms" is
+48.5–49.5 ms, "4 minutes 12 seconds" is 251.5–252.5 s. "About", "roughly", "nearly" widen that to 5 %;
+"over"/"more than" make it a lower bound (up to half as much again) and "under"/"within" an upper one
+(down to half). kB, MB and GB are read both
+as powers of 1000 and of 1024, as memory tools and kernels use them.
+
+The evidence states amounts as a number with a unit (``30000ms``, ``2Gi``, ``1.5 GB``), a Go-style
+compound duration (``3h12m41.221s``), a bare number after a key that names its unit (``durationMs=4821``,
+``"took_ms": 48``, ``size_bytes: 104857600``), or a bare number (``0/0/1/48/49``), which may be in the
+claimed unit or in the base units (bytes; seconds or milliseconds).
+
+The unit table is data (``citeproof/data/units.json``, with its sources).
+
+>>> matches(claimed("3.8", "GiB", ""), amounts("anon-rss:3981220kB"))
+True
+>>> matches(claimed("3", "seconds", ""), amounts('"took":"30.001s"'))
+False
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Amount:
+    """An amount the evidence states: ``value`` in the base unit of ``dim`` ("s", "B", "%"), or bare (dim "")."""
+
+    value: float
+    dim: str
+    raw: str
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """The values a claimed quantity stands for, in base units: one range per reading of its unit."""
+
+    ranges: tuple[tuple[float, float], ...]
+    dim: str
+    factor: float  # the claimed unit's factor to the base unit, for reading bare evidence numbers in it
+
+
+@cache
+def _data() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(resources.files("citeproof").joinpath("data/units.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def unit(word: str) -> tuple[str, float] | None:
+    """(dimension, factor to the base unit) of a unit word, or None."""
+    found = _data()["units"].get(word.lower().rstrip("."))
+    return (found[0], float(found[1])) if found else None
+
+
+def multiplier(word: str) -> float | None:
+    """1e6 for "million"; None for other words."""
+    value = _data()["multipliers"].get(word.lower())
+    return float(value) if value else None
+
+
+@cache
+def _bound_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    bounds = _data()["bounds"]
+    out = []
+    for name in ("approx", "min", "max"):
+        words = sorted(bounds[name], key=len, reverse=True)
+        out.append((name, re.compile(r"(?:^|(?<=[\s(]))(?:" + "|".join(re.escape(w) for w in words) + r")\s?$", re.I)))
+    return tuple(out)
+
+
+def bound_before(text: str) -> str:
+    """How the number after ``text`` relates to the value: "approx", "min", "max" or ""."""
+    tail = text[-24:]
+    return next((name for name, pattern in _bound_patterns() if pattern.search(tail)), "")
+
+
+def half_unit(number: str) -> float:
+    """Half a unit of the last digit written: 0.05 for "3.8", 0.5 for "49"."""
+    decimals = len(number.split(".", 1)[1]) if "." in number else 0
+    return 0.5 * 10.0**-decimals
+
+
+def claimed(number: str, unit_word: str, bound: str, scale: float = 1.0) -> Claimed:
+    """What "``number`` ``unit_word``" stands for (``scale`` for "million" and compound parts)."""
+    value = float(number.replace(",", "")) * scale
+    half = half_unit(number) * scale
+    dim, factor = unit(unit_word) or ("", 1.0)
+    return _ranges(value, half, bound, dim, factor, _data()["binary_ambiguous"].get(unit_word.lower()))
+
+
+def _ranges(value: float, half: float, bound: str, dim: str, factor: float, alt: float | None) -> Claimed:
+    low, high = value - half, value + half
+    if bound == "approx":
+        low, high = min(low, value * 0.95), max(high, value * 1.05)
+    elif bound == "min":  # "over 30 seconds": 30 s or somewhat more, not any larger value
+        high = max(high, value * 1.5)
+    elif bound == "max":  # "within 50 ms": up to 50 ms, not any smaller value
+        low = min(low, value * 0.5)
+    factors = (factor,) + ((float(alt),) if alt else ())
+    return Claimed(tuple((low * f, high * f) for f in factors), dim, factor)
+
+
+def compound(parts: list[tuple[str, str]], bound: str) -> Claimed:
+    """A duration written in several units ("4 minutes 12 seconds"): the sum, as precise as its last part."""
+    total = 0.0
+    half = 0.0
+    for number, word in parts:
+        _, factor = unit(word) or ("s", 1.0)
+        total += float(number) * factor
+        half = half_unit(number) * factor
+    return _ranges(total, half, bound, "s", 1.0, None)
+
+
+_GO_DURATION = re.compile(r"(?<![\w.])((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|h|m|s)){2,})(?![\w.])")
+_GO_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|h|m|s)")
+_NUMBER = re.compile(r"(?<![\w.\-])(\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)(?:\s?([A-Za-zµ%]+))?")
+_KEY_BEFORE = re.compile(r"([A-Za-z][\w.\-]*)[\"']?\s?[=:]\s?[\"']?$")
+_KEY_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def key_unit(key: str) -> str | None:
+    """The unit a field name gives its value: ``durationMs`` -> ms, ``size_bytes`` -> bytes."""
+    pieces = _KEY_PIECE.findall(key)
+    if len(pieces) < 2 and not re.search(r"[_\-.]", key):
+        return None
+    last = pieces[-1].lower() if pieces else ""
+    found: str | None = _data()["key_units"]["suffixes"].get(last)
+    return found
+
+
+_NOT_AMOUNT = re.compile(  # times of day, dates, IP addresses, versions and hex ids carry digits that are no amounts
+    r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d{4}-\d{2}-\d{2}|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|\d+(?:\.\d+){2,}"
+    r"|\b(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*\b")
+
+
+def amounts(text: str) -> list[Amount]:
+    """Every amount ``text`` states, in reading order."""
+    out: list[Amount] = []
+    taken: list[tuple[int, int]] = [m.span() for m in _NOT_AMOUNT.finditer(text)]
+    for m in _GO_DURATION.finditer(text):
+        seconds = sum(float(n) * (unit(u) or ("s", 1.0))[1] for n, u in _GO_PART.findall(m.group(1)))
+        out.append(Amount(seconds, "s", m.group(1)))
+        taken.append(m.span())
+    for m in _NUMBER.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        number, word = m.group(1), m.group(2) or ""
+        value = float(number.replace(",", ""))
+        known = unit(word) if word else None
+        scale = multiplier(word) if word and not known else None
+        if known:
+            out.extend(Amount(value * f, known[0], m.group(0)) for f in _factors(word, known[1]))
+            continue
+        if scale:
+            out.append(Amount(value * scale, "", m.group(0)))
+            continue
+        key = _KEY_BEFORE.search(text, max(0, m.start() - 48), m.start())
+        named = key_unit(key.group(1)) if key else None
+        known = unit(named) if named else None
+        if known and named:
+            out.extend(Amount(value * f, known[0], m.group(1)) for f in _factors(named, known[1]))
+        else:
+            out.append(Amount(value, "", m.group(1)))
+    return out
+
+
+def _factors(word: str, factor: float) -> tuple[float, ...]:
+    """A unit's factors: kB, MB and GB both ways (1000 and 1024)."""
+    alt = _data()["binary_ambiguous"].get(word.lower())
+    return (factor,) + ((float(alt),) if alt else ())
+
+
+def matches(claim: Claimed, found: Iterable[Amount]) -> bool:
+    """Some amount of ``found`` is a value ``claim`` stands for (a bare number read in the claimed or a base unit)."""
+    def inside(value: float) -> bool:
+        return any(low <= value <= high for low, high in claim.ranges)
+
+    for a in found:
+        if a.dim == claim.dim and inside(a.value):
+            return True
+        if a.dim == "" and claim.dim and any(inside(a.value * f) for f in _bare_readings(claim)):
+            return True
+        if a.dim == "" and not claim.dim and inside(a.value):
+            return True
+    return False
+
+
+def _bare_readings(claim: Claimed) -> tuple[float, ...]:
+    """The units a bare evidence number may be in: the claimed unit, and the base units of its dimension."""
+    if claim.dim == "s":
+        return (claim.factor, 1.0, 0.001)
+    if claim.dim == "B":
+        return (claim.factor, 1.0, 1024.0)
+    return (claim.factor,)
+
+
+__all__ = ["Amount", "Claimed", "amounts", "bound_before", "claimed", "compound", "key_unit", "matches", "multiplier", "unit"]
