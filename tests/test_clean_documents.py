@@ -42,7 +42,18 @@ def _cases() -> list[Path]:
     return [c for c in case_dirs() if sum(lab.status == "verified" and not lab.known_gap for lab in labels(c)) >= 3]
 
 
-@pytest.mark.parametrize("case", _cases(), ids=lambda p: p.name)
+def _params() -> list[object]:
+    """One per case; a case whose clean document still draws a false contradiction (issue 14) says so in its
+    expected.json as ``clean_known_gap``, a strict xfail that fails the day the rule stops raising it."""
+    out: list[object] = []
+    for case in _cases():
+        gap = json.loads((case / "expected.json").read_text(encoding="utf-8")).get("clean_known_gap")
+        marks = [pytest.mark.xfail(reason=gap, strict=True)] if gap else []
+        out.append(pytest.param(case, marks=marks, id=case.name))
+    return out
+
+
+@pytest.mark.parametrize("case", _params())
 def test_correct_claims_alone_pass_without_contradictions(case: Path, tmp_path: Path) -> None:
     if needs_corpus(case) and not CORPUS.is_dir():
         pytest.skip(f"public evidence corpus not found at {CORPUS}")

@@ -309,7 +309,7 @@ def test_filebeat_config_mismatch_and_missing(bundle_of) -> None:  # type: ignor
         "Filebeat writes to the index apache_elastic (config:nginx_json_filebeat.yml#output.elasticsearch.index=apache_elastic).",
         bundle,
     )
-    assert wrong.status is UNSUPPORTED
+    assert wrong.status is ClaimStatus.CONTRADICTED
 
 
 def test_filebeat_last_line_without_newline(bundle_of) -> None:  # type: ignore[no-untyped-def]

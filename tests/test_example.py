@@ -25,8 +25,9 @@ def test_example_statuses(example: Path) -> None:
     assert report.status.value == "BLOCKED"
     assert report.verification_rate == round(10 / 15, 3)
     assert report.uncited_claims_details == ["The vendor API limit is 100 requests per minute."]
-    assert report.contradictions == 2
-    assert [(f.rule, f.claims) for f in report.contradiction_findings] == [("factual", ["c1", "c15"]), ("evidence", ["c5"])]
+    assert report.contradictions == 3
+    assert [(f.rule, f.claims) for f in report.contradiction_findings] == [
+        ("factual", ["c1", "c15"]), ("evidence", ["c5"]), ("evidence", ["c15"])]
     assert "c15 is wrong" in report.contradiction_findings[0].resolution
 
 

@@ -923,9 +923,9 @@ def test_config_stated_value_with_units_matches(configs: Path) -> None:
     assert code(result, "values") == "value.match"
 
 
-def test_config_stated_value_mismatch_is_unsupported(configs: Path) -> None:
+def test_config_stated_value_mismatch_is_contradicted(configs: Path) -> None:
     result = claim("The integration timeout is 10 seconds (config:integration.timeout_ms).", configs)
-    assert result.status is UNSUPPORTED
+    assert result.status is CONTRADICTED
     assert "10" in result.reason and "30000" in result.reason
     assert code(result, "values") == "value.mismatch"
 
@@ -935,7 +935,7 @@ def test_config_explicit_value(configs: Path) -> None:
     assert ok.status is VERIFIED, ok.reason
     assert code(ok, "values") == "value.match"
     bad = claim("The burst limit is 7 (config:limits.burst=7).", configs)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
     assert "7" in bad.reason
 
 
@@ -960,7 +960,7 @@ def test_config_toml(configs: Path) -> None:
     ok = claim("The cache TTL is 60 seconds (config:app.toml#cache.ttl_s).", configs)
     assert ok.status is VERIFIED, ok.reason
     bad = claim("The cache TTL is 2 minutes (config:app.toml#cache.ttl_s).", configs)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
     minute = claim("The cache TTL is 1 minute (config:app.toml#cache.ttl_s).", configs)
     assert minute.status is VERIFIED, minute.reason
 
@@ -969,7 +969,7 @@ def test_config_ini(configs: Path) -> None:
     ok = claim("The SMTP relay port is 25 (config:legacy.ini#smtp.port).", configs)
     assert ok.status is VERIFIED, ok.reason
     bad = claim("The SMTP relay port is 587 (config:legacy.ini#smtp.port).", configs)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
 
 
 def test_config_unparseable_file(configs: Path) -> None:
@@ -1001,7 +1001,7 @@ def test_config_env_log_prefix(envinfo: Path) -> None:
     assert ok.citations[0].citation_format == "config"
     assert ok.citations[0].location == "env.log#version"
     bad = claim("The platform version is 8.8.0 (env_log:version).", envinfo)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
     missing = claim("The platform kernel is known (env_log:kernel).", envinfo)
     assert missing.status is MISSING
 
@@ -1011,7 +1011,7 @@ def test_config_about_info_prefix(envinfo: Path) -> None:
     assert ok.status is VERIFIED, ok.reason
     assert ok.citations[0].location == "about.json#build_number"
     bad = claim("The build number is 1234567 (about_info:build_number).", envinfo)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
 
 
 # =================================================================================================
@@ -1051,7 +1051,7 @@ def test_env_version_prefix_on_component_boundary(env_bundle: Path) -> None:
 @pytest.mark.parametrize("stated", ["8.9.0-24", "8.8.0", "8.9.1", "9"])
 def test_env_version_mismatch(env_bundle: Path, stated: str) -> None:
     result = claim(f"The server version is {stated} (env:version={stated}).", env_bundle)
-    assert result.status is UNSUPPORTED
+    assert result.status is CONTRADICTED
     assert stated in result.reason
     assert code(result, "values") == "value.mismatch"
 
@@ -1060,7 +1060,7 @@ def test_env_value_is_case_insensitive(env_bundle: Path) -> None:
     result = claim("The product is xsoar (env:product=xsoar).", env_bundle)
     assert result.status is VERIFIED, result.reason
     bad = claim("The product is xsiam (env:product=xsiam).", env_bundle)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
 
 
 def test_env_key_without_value(env_bundle: Path) -> None:
@@ -1078,7 +1078,7 @@ def test_env_version_in_words_without_value(env_bundle: Path) -> None:
     ok = claim("The server version is 8.9.0-2464525 (env:version).", env_bundle)
     assert ok.status is VERIFIED, ok.reason
     bad = claim("The server version is 8.8.0 (env:version).", env_bundle)
-    assert bad.status is UNSUPPORTED
+    assert bad.status is CONTRADICTED
 
 
 def test_env_key_from_inv_context(env_bundle: Path) -> None:

@@ -126,7 +126,7 @@ def test_subagent_stop_reads_the_agent_transcript(tmp_path: Path, env: dict[str,
                                for i, t in enumerate(["## Findings", BAD_VERSION])) + "\n", encoding="utf-8")
     event = payload("SubagentStop", tmp_path, agent_id="a1b2", agent_type="investigator", agent_transcript_path=str(agent))
     code, out, _ = hook(event, env, "--evidence", str(BUNDLE))
-    assert code == 0 and "c1 [unsupported]" in blocked(out)
+    assert code == 0 and "c1 [contradicted]" in blocked(out)
 
 
 def test_subagent_stop_without_agent_transcript_uses_sidechain_lines(tmp_path: Path, env: dict[str, str]) -> None:
@@ -206,7 +206,7 @@ def test_evidence_from_inv_context_and_verification_recorded(tmp_path: Path, env
                 "confirmed_facts": ["x"], "verification": {"status": "pending", "reviewer": "jdoe"}}
     context.write_text(json.dumps(original, indent=2), encoding="utf-8")
     code, out, _ = hook(payload("Stop", tmp_path, last_assistant_message=BAD_VERSION + "\n"), env)
-    assert code == 0 and "c1 [unsupported]" in blocked(out)
+    assert code == 0 and "c1 [contradicted]" in blocked(out)
     data = json.loads(context.read_text(encoding="utf-8"))
     assert {k: v for k, v in data.items() if k != "verification"} == {k: v for k, v in original.items() if k != "verification"}
     assert data["verification"]["status"] == "BLOCKED" and data["verification"]["reviewer"] == "jdoe"

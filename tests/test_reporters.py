@@ -120,14 +120,14 @@ def test_example_report_is_golden(capsys: pytest.CaptureFixture[str], monkeypatc
 def test_markdown_summarises_and_folds_verified_claims(report: Report) -> None:
     text = render(MarkdownReporter(), report)
     assert text.startswith("### ⛔ citeproof: BLOCKED\n")
-    assert "| **66.7%** (threshold 90%) | 10 / 15 | 5 | 2 | 1 | 0 |" in text
+    assert "| **66.7%** (threshold 90%) | 10 / 15 | 5 | 3 | 1 | 0 |" in text
     failing = re.search(r"#### Failing claims \(5\)\n\n(.*?)\n\n", text, re.S)
     assert failing is not None
     rows = failing.group(1).splitlines()[2:]
     assert [r.split("**")[1] for r in rows] == ["c5", "c7", "c8", "c12", "c15"]
     assert "cite `demisto.log:349`" in rows[1]
     assert all(r.count(" | ") == 4 for r in rows)
-    assert "#### Contradictions (2)" in text and "#### Recovery options" in text
+    assert "#### Contradictions (3)" in text and "#### Recovery options" in text
     folded = text.split("<details><summary>Verified claims (10)</summary>\n\n", 1)[1].split("</details>")[0]
     assert len([r for r in folded.splitlines() if r.startswith("| **c")]) == 10
 
@@ -215,7 +215,7 @@ def test_sarif_results_point_at_the_claims_and_the_evidence(report: Report) -> N
     results = run["results"]
     assert [r["ruleId"] for r in results] == [
         "contradicted", "missing_evidence", "unsupported", "uncited", "contradicted",
-        "contradiction/factual", "contradiction/evidence",
+        "contradiction/factual", "contradiction/evidence", "contradiction/evidence",
     ]
     for r in results:
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]

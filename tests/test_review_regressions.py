@@ -69,7 +69,7 @@ def test_a_timestamp_alone_does_not_verify_an_unrelated_claim() -> None:
 
 def test_sizes_read_from_the_key(make_bundle: Any) -> None:
     bundle = make_bundle({"env.log": "product: XSOAR\njvm_heap_max: 8g\nmemory_gb: 64\ncpu_cores: 16\n"})
-    assert status("- The JVM heap maximum is 64 GB (env:jvm_heap_max).\n", bundle) == ["unsupported"]
+    assert status("- The JVM heap maximum is 64 GB (env:jvm_heap_max).\n", bundle) == ["contradicted"]
     assert status("- The JVM heap maximum is 8 GB (env:jvm_heap_max).\n", bundle) == ["verified"]
     assert status("- The JVM heap maximum is 8192 MB (env:jvm_heap_max).\n", bundle) == ["verified"]
 

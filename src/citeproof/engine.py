@@ -289,7 +289,7 @@ def cited_times(refs: list[CitationRef], opts: Options) -> tuple[ClaimTime, ...]
         if instant is not None:
             utc = instant.astimezone(dt.UTC)
             secs = utc.hour * 3600 + utc.minute * 60 + utc.second + utc.microsecond / 1e6
-            out.append(ClaimTime(value, secs, 1.0, "UTC"))
+            out.append(ClaimTime(value, secs, 1.0 if re.search(r"\d:\d{2}:\d{2}", value) else 60.0, "UTC"))
         elif re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?", value):
             parts = [float(p.replace(",", ".")) for p in value.split(":")]
             secs = parts[0] * 3600 + parts[1] * 60 + (parts[2] if len(parts) > 2 else 0.0)

@@ -61,10 +61,12 @@ def unit(word: str) -> tuple[str, float] | None:
     return (found[0], float(found[1])) if found else None
 
 
-def multiplier(word: str) -> float | None:
-    """1e6 for "million"; None for other words."""
+def multiplier(word: str, noun_follows: bool = False) -> float | None:
+    """1e6 for "million" (and for "M" in "18.4M rows", when a noun follows); None for other words."""
     value = _data()["multipliers"].get(word.lower())
-    return float(value) if value else None
+    if value is None and noun_follows:
+        value = _data()["short_multipliers"].get(word)
+    return float(value) if isinstance(value, int | float) else None
 
 
 @cache
@@ -78,9 +80,15 @@ def _bound_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 def bound_before(text: str) -> str:
-    """How the number after ``text`` relates to the value: "approx", "min", "max" or ""."""
-    tail = text[-24:]
-    return next((name for name, pattern in _bound_patterns() if pattern.search(tail)), "")
+    """How the number after ``text`` relates to the value: "approx", "min", "max" or "" ("within about" is "max")."""
+    tail = text[-32:]
+    patterns = dict(_bound_patterns())
+    approx = patterns["approx"].search(tail)
+    before = tail[: approx.start()] if approx else tail
+    for name in ("min", "max"):
+        if patterns[name].search(before):
+            return name
+    return "approx" if approx else ""
 
 
 def half_unit(number: str) -> float:
@@ -102,9 +110,9 @@ def _ranges(value: float, half: float, bound: str, dim: str, factor: float, alt:
     if bound == "approx":
         low, high = min(low, value * 0.95), max(high, value * 1.05)
     elif bound == "min":  # "over 30 seconds": 30 s or somewhat more, not any larger value
-        high = max(high, value * 1.5)
+        low, high = min(low, value * 0.95), max(high, value * 1.5)
     elif bound == "max":  # "within 50 ms": up to 50 ms, not any smaller value
-        low = min(low, value * 0.5)
+        low, high = min(low, value * 0.5), max(high, value * 1.05)
     factors = (factor,) + ((float(alt),) if alt else ())
     return Claimed(tuple((low * f, high * f) for f in factors), dim, factor)
 

@@ -34,7 +34,8 @@ MAX_EXCERPT_LINES = 40
 MAX_EVIDENCE_LINES = 5000  # lines of one cited range the support check reads
 
 _START = r"(?<![\w.\-/~])"  # a path starts a token: keeps every pattern linear on long words
-_PATH = _START + r"(?P<path>(?:(?<![:/\w.])/|~/)?(?:[\w.\-]+/)*[\w\-][\w.\-]*)"
+# "=" and "@" occur in real log paths (Airflow's attempt=2.log, Hive's dt=2026-03-14/, systemd's getty@tty1)
+_PATH = _START + r"(?P<path>(?:(?<![:/\w.])/|~/)?(?:[\w.\-=@]+/)*[\w\-][\w.\-=@]*)"
 PATTERN = re.compile(
     _PATH + r"(?:(?P<sep>:L?|#L)(?P<start>\d{1,20})(?:\s?[-–]\s?L?(?P<end>\d{1,20}))?)(?![\d:.]\d|\w)"
 )
@@ -81,12 +82,15 @@ def _ref(raw: str, a: int, b: int, path: str, ranges: list[tuple[int, int]]) -> 
 
 def find(text: str, scope: Scope) -> Iterator[CitationRef]:
     for m in PATTERN.finditer(text):
-        path = m.group("path")
-        if not looks_like_file(path, scope.bundle):
+        path, begin = m.group("path"), m.start()
+        if "/" not in path and ("=" in path or "@" in path.split(".")[0][:1]):
+            cut = path.rindex("=") + 1 if "=" in path else 0  # "path=app.log:12": the file is app.log
+            path, begin = path[cut:], begin + cut
+        if not path or not looks_like_file(path, scope.bundle):
             continue
         start = int(m.group("start"))
         end = int(m.group("end")) if m.group("end") else start
-        yield _ref(m.group(0), m.start(), m.end(), path, [(start, end)])
+        yield _ref(text[begin : m.end()], begin, m.end(), path, [(start, end)])
     for pattern in NATURAL:
         for m in pattern.finditer(text):
             path = m.group("path")

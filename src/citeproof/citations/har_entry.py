@@ -4,7 +4,8 @@ Canonical: ``capture.har:entry-145``, ``trace.har:entries-145,234,567``.
 Variants: ``capture.har:entries-145-150`` (a range), ``capture.har:entry 145``, ``capture.har#entry-145``,
 and as agents write them: "capture.har entry 145", "entry 145 of capture.har", "entries 3 and 7 in
 trace.har", "HAR entries 145, 234, 567" (no file named: the bundle's only HAR capture; with several it
-is ambiguous and reported, never guessed).
+is ambiguous and reported, never guessed), and in a bundle with exactly one HAR capture also "entry 4",
+"entries 5-9", "entry-135 to entry-142" and "entries 12, 16 and 20".
 
 Entry numbers are 1-based by default (``entry-145`` is ``log.entries[144]``); the option
 ``har_index_base: 0`` makes them 0-based. Sub-checks: ``format``, ``file_exists``, ``is_har`` (the file
@@ -55,7 +56,8 @@ def parse_numbers(spec: str) -> tuple[list[int], str | None]:
     return list(dict.fromkeys(numbers)), None
 
 
-_LIST = r"#?(?P<list>\d{1,12}(?:\s?(?:,|-|–|—|\.\.|\bto\b|\bthrough\b|\band\b|&|,\s?and\b)\s?#?\d{1,12}(?![\d:.]\d))*)"
+_LIST = (r"#?(?P<list>\d{1,12}(?:\s?(?:,|-|–|—|\.\.|\bto\b|\bthrough\b|\band\b|&|,\s?and\b)\s?(?:entr(?:y|ies)[-\s]?)?#?"
+         r"\d{1,12}(?![\d:.]\d))*)")
 _HAR = r"`?(?<![\w.\-/])(?P<path>(?:[\w.\-]+/)*[\w.\-]*\.har)`?"
 NATURAL = (
     # "capture.har entry 145", "capture.har entries 145, 234 and 567", "capture.har (entries 3-5)"
@@ -65,9 +67,12 @@ NATURAL = (
     # "HAR entries 145, 234, 567", "HAR entry #3" (the only HAR in the bundle)
     re.compile(r"\bHAR(?:\scapture|\sfile)?\s(?:log\s)?entr(?:y|ies)\s" + _LIST, re.I),
 )
+# "entry 4", "entries 5-9", "entry-135 to entry-142", "entries 12, 16 and 20": only in a bundle with one HAR capture
+BARE = re.compile(r"(?<![\w.\-/])entr(?:y|ies)[\s-]" + _LIST + r"(?![\w.:/]\w)", re.I)
 
 
 def _normalise(spec: str) -> str:
+    spec = re.sub(r"entr(?:y|ies)[-\s]?", "", spec, flags=re.I)
     spec = re.sub(r"\s*(?:,\s*and|and|&)\s*", ",", spec)
     return re.sub(r"\s*(?:to|through)\s*", "-", spec).replace("#", "")
 
@@ -81,6 +86,10 @@ def find(text: str, scope: Scope) -> Iterator[CitationRef]:
             numbers, error = parse_numbers(_normalise(m.group("list")))
             path = m.groupdict().get("path") or ""
             yield CitationRef("har:entry", m.group(0), m.start(), m.end(), {"path": path, "entries": numbers}, error)
+    if scope.bundle is not None and len(scope.bundle.of_kind(FileKind.HAR)) == 1:
+        for m in BARE.finditer(text):
+            numbers, error = parse_numbers(_normalise(m.group("list")))
+            yield CitationRef("har:entry", m.group(0), m.start(), m.end(), {"path": "", "entries": numbers}, error)
 
 
 def _the_only_har(bundle: Bundle) -> Lookup:

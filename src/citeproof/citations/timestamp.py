@@ -68,7 +68,12 @@ def _window(value: str, tol: float, tz: dt.tzinfo) -> tuple[Window | None, str]:
     instant = parse_iso(value, tz)
     if instant is None:
         return None, f"'{value}' is not an ISO-8601 instant (expected e.g. 2026-01-15T10:30:45Z)"
+    if not _HAS_SECONDS.search(value):  # "2026-10-05 22:14": any instant of that minute
+        return Window(instant + dt.timedelta(seconds=30), max(tolerance, dt.timedelta(seconds=30))), ""
     return Window(instant, tolerance), ""
+
+
+_HAS_SECONDS = re.compile(r"\d{1,2}:\d{2}:\d{2}")
 
 
 def check(ref: CitationRef, ctx: CheckContext) -> Checked:

@@ -29,7 +29,8 @@ _BOLD_HEADING = re.compile(r"^\s{0,3}(\*\*|__)[^*_]{1,80}\1\s*:?\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)]|\[\d{1,3}\])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf|fig|mr|mrs|dr|al)\.|\b(?:No|Ms|St)\.|\b[A-Z]\.)$")
+# abbreviations, initials and an ellipsis ("an INSERT ... SELECT") do not end a sentence
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf|fig|mr|mrs|dr|al)\.|\b(?:No|Ms|St)\.|\b[A-Z]\.|\.\.\.)$")
 _SENT_END = re.compile(
     r"(?:[.!?](?:[)\"'\]”’*_`]*)(?=\s+(?:[\"'(\[“‘*_`]*[A-Z0-9]|[a-z][a-z]*[0-9_\-.][\w.\-]*))"
     r"|(?<=[)\]`])[.!?](?=\s+[a-z]))"
@@ -37,7 +38,8 @@ _SENT_END = re.compile(
 
 _PLAN = re.compile(
     r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"
-    r"\s+need to|\s+should|\s+would like to|\s+want to)|let me|let's|let us|next step|to do:|todo)\b",
+    r"\s+need to|\s+should|\s+would like to|\s+want to)|let me|let's|let us|next step|to do:|todo)\b"
+    r"|^(?:next|next steps?|follow-?ups?|to do|action items?)\s?:",
     re.I,
 )
 _META = re.compile(
@@ -49,15 +51,21 @@ _META = re.compile(
 # sentences about the investigation or the document rather than the incident ("I reviewed the bundle.",
 # "Here are my findings.", "All claims below are cited."): not claims when they cite nothing
 _ABOUT_WORK = re.compile(
-    r"^(?:(?:i|we)(?:\s+have|'ve)?\s+(?:also\s+|then\s+|first\s+)?(?:reviewed|investigated|analy[sz]ed|read|looked|went|parsed|checked|"
+    r"^(?:(?:okay|ok|so|alright|right),?\s+)?"
+    r"(?:(?:i|we)(?:\s+have|'ve)?\s+(?:also\s+|then\s+|first\s+|now\s+)?(?:reviewed|investigated|analy[sz]ed|read|looked|went|gone|"
+    r"been\s+through|dug|parsed|checked|"
     r"examined|inspected|summari[sz]ed|used|collected|pulled|gathered|compared|walked|scanned|grepped|searched|correlated|"
     r"cross-checked|combined|worked|focused|concentrated)\b|"
     r"(?:here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|(?:this|that)\s+(?:concludes|completes|ends)|"
     r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
-    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment)\s+(?:covers|summari[sz]es|describes|lists|is\b)))",
+    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment)\s+(?:covers|summari[sz]es|describes|lists|is\b)|"
+    r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
+    r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b))",
     re.I,
 )
-_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b")
+_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b"  # file names and calendar dates do not make a meta sentence a claim
+                        r"|\b\d{1,2}(?:st|nd|rd|th)?\s(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s\d{1,2}(?:st|nd|rd|th)?\b", re.I)
 # a number or a quoted string: the sentence says something checkable (an apostrophe is not a quote)
 _STATES_FACTS = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|‘[^’]+’|(?<!\w)'[^']+'(?!\w)|`[^`]+`")
 _UNVERIFIED = re.compile(

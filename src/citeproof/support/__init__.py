@@ -78,6 +78,7 @@ def check_support(
     """
     items = tuple(evidence)
     positive, negated = split_negation(claim_text)
+    positive = _ASPECT.sub("", positive)
     http = any(e.kind == "har" for e in items)
     facts = extract(positive, http)
     if cited_times and any(e.kind in ("log", "har") for e in items):
@@ -91,6 +92,11 @@ def check_support(
     if negated and not facts.hard:
         return Support(True, "the cited evidence does not show what the claim says is absent", anchors=anchors, verdicts=verdicts)
     return Support(True, "cited evidence shows " + (_shown(facts, anchors) or "every claim word"), anchors=anchors, verdicts=verdicts)
+
+
+# "started dropping packets", "began to fail", "kept retrying": the verb says when the event ran, it is no event itself
+_ASPECT = re.compile(r"\b(?:start|starts|started|starting|begin|begins|began|begun|beginning|continue|continues|continued|"
+                     r"continuing|keep|keeps|kept)\s+(?=\w+ing\b|to\s+[a-z]+)", re.I)
 
 
 def _shown(facts: Facts, anchors: tuple[Anchor, ...]) -> str:

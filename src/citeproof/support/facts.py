@@ -91,8 +91,12 @@ _IDENTIFIERS = (
     re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b"),
     re.compile(r"\b(?:" + "|".join(sorted(_ERRNO)) + r")\b"),
 )
-_VERSION = re.compile(r"(?<![\w.\-])v?(\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?)(?![\w.])|\b(?:version|release|build|v)\s?(\d+\.\d+)\b", re.I)
-_ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "WET": "+00:00", "BST": "+01:00",
+_VERSION = re.compile(
+    r"(?<![\w.\-])v?(\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?)(?![\w.])"
+    r"|\b(?:version|release|build|v)\s?(\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)\b",
+    re.I,
+)
+ZONE_NAMES = _ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "WET": "+00:00", "BST": "+01:00",
                "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
                "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00"}
 _TIME = re.compile(
@@ -322,7 +326,9 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
 
 def _number(text: str, m: re.Match[str], after: re.Match[str] | None, raw_number: str, unit: str) -> Number:
     """One number of the claim, with what it is bound to: a unit, a noun it counts or names, a bound."""
-    scale = units.multiplier(unit) if unit else None
+    noun = after.group(2) if after else None
+    glued = after is not None and after.start(1) == m.end()
+    scale = units.multiplier(unit, noun_follows=glued and bool(noun) and units.unit(noun or "") is None) if unit else None
     value = float(raw_number.replace(",", "")) * (scale or 1.0)
     quantity = parse_quantity(f"{raw_number} {unit}") if unit and not scale else None
     nouns: set[str] = set()

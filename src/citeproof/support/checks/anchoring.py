@@ -25,14 +25,18 @@ import re
 
 from ..anchor import Anchor, anchor_claim, is_predicate, is_weak
 from ..events import events_in
-from ..facts import QUOTE_PATTERNS, Facts
+from ..facts import QUOTE_PATTERNS, ZONE_NAMES, Facts, software_pattern
 from .base import Check, Outcome, Subject, Verdict, where
 
 _UNIT_WORDS = frozenset(
     "ms msec millisecond milliseconds s sec secs second seconds m min mins minute minutes h hr hrs hour hours d day days "
     "b byte bytes kb mb gb tb kib mib gib tib k g percent pct rps rpm qps req reqs "
     "jan january feb february mar march apr april may jun june jul july aug august sep sept september oct october "
-    "nov november dec december mon monday tue tuesday wed wednesday thu thursday fri friday sat saturday sun sunday".split())
+    "nov november dec december mon monday tue tuesday wed wednesday thu thursday fri friday sat saturday sun sunday".split()
+) | {z.lower() for z in ZONE_NAMES} | {"utc", "gmt", "z"}  # time zones belong to the time, checked by the time check
+
+
+_CODE = re.compile(r"\b[A-Z][A-Z0-9_]{4,}\b")  # five or more capitals: a code (MISCONF), not an acronym (CORS, TLS)
 
 
 def residual(text: str, facts: Facts) -> str:
@@ -54,8 +58,11 @@ def check(s: Subject) -> Verdict | None:
     if not anchors:
         return None
     loose = [a.word for a in anchors if a.evidence_word is None and not is_weak(a.word)]
-    # an event word of the event table ("crashed", "deleted", "failed") is never let pass unanchored
-    strict = [w for w in loose if events_in(w) or (s.strict_verbs and is_predicate(w))]
+    # an event word of the event table ("crashed", "deleted", "failed") is never let pass unanchored, nor is a code
+    # written in capitals ("MISCONF", "NXDOMAIN"): codes are quoted from logs, not paraphrased
+    context = s.union  # the environment (product: XSOAR) names the product; a code must be on the cited lines
+    codes = {w.lower() for w in _CODE.findall(s.positive) if w.lower() not in context and not software_pattern().fullmatch(w)}
+    strict = [w for w in loose if events_in(w) or w.lower() in codes or (s.strict_verbs and is_predicate(w))]
     if loose and (len(loose) > s.slack or strict):
         return CHECK.verdict(Outcome.UNSUPPORTED, "unanchored" if not strict else "event_unanchored",
                              "unsupported: the cited evidence does not show " + ", ".join(f"'{w}'" for w in loose[:6]),

@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...model import Evidence
 from ...text import stem
+from ..anchor import anchor_claim
 from ..facts import Number
 from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, norm, probe, where
 
@@ -59,10 +61,44 @@ def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
     if facts.quotes and lines and (n.quoted or (len(facts.quotes) == 1 and n.spelled)):
         return (sum(1 for line in lines if all(norm(q) in norm(line) for q in facts.quotes)),
                 f"cited lines show '{facts.quotes[0]}'", len(lines))
-    if n.about and lines:
+    if n.about and lines and _counts_items(n):
         needle = probe(n.about[0])
         return sum(1 for line in lines if needle in norm(line)), f"cited lines show {n.about[0]}", len(lines)
-    return None
+    return _lines_showing(n, s, lines)
+
+
+def _counts_items(n: Number) -> bool:
+    status_words = {w for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
+    return bool({stem(w) for w in n.counts} & _COUNT_NOUNS or status_words or (n.spelled and any(w.endswith("s") for w in n.counts)))
+
+
+MAX_COUNTED_LINES = 500
+_NOT_ITEMS = frozenset({"times", "time", "seconds", "minutes", "hours", "days", "ms"})  # "retried 5 times" counts no lines
+
+
+def _lines_showing(n: Number, s: Subject, lines: list[str]) -> tuple[int, str, int] | None:
+    """Over a cited range: how many lines show what the number counts ("ten pods", "12 upstream i/o timeouts"),
+    each word of the counted phrase anchored in the line. Decided only when that count is the claim's or every
+    cited line shows the phrase; not when the evidence writes the number itself."""
+    if not 2 <= len(lines) <= MAX_COUNTED_LINES or not n.counts or n.counts & _NOT_ITEMS or n.value > 1000:
+        return None
+    if re.search(rf"(?<![\d.]){int(n.value)}(?![\d.]\d|\d)", "\n".join(lines)):
+        return None  # "COUNT 3", "after 3 retries": the evidence states the count; the quantity check compares it
+    head = next(iter(n.counts))
+    after = s.positive[n.span[1]:]
+    phrase = after[: after.lower().find(head) + len(head)] if head in after.lower() else head
+    phrase = " ".join(phrase.split())
+    if not phrase or len(phrase.split()) > 5:
+        return None
+    hits = sum(1 for line in lines if _shows(phrase, line))
+    if hits != int(n.value) and (hits != len(lines) or (n.value and len(lines) % int(n.value) == 0)):
+        return None  # the range mixes the counted lines with others, or each item may take several lines
+    return hits, f"cited lines show {phrase}", len(lines)
+
+
+def _shows(phrase: str, line: str) -> bool:
+    anchors = anchor_claim(phrase, [Evidence(kind="log", text=line, items=(line,))])
+    return bool(anchors) and all(a.evidence_word is not None for a in anchors)
 
 
 def tally(n: Number, s: Subject) -> Tally | None:
@@ -70,7 +106,8 @@ def tally(n: Number, s: Subject) -> Tally | None:
     if n.quantity is not None or n.value != int(n.value):
         return None
     status_words = {w for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
-    if not ({stem(w) for w in n.counts} & _COUNT_NOUNS or status_words or (n.spelled and any(w.endswith("s") for w in n.counts))):
+    plural = any(w.endswith("s") and len(w) > 3 for w in n.counts)
+    if not ({stem(w) for w in n.counts} & _COUNT_NOUNS or status_words or plural):
         return None
     counted = _counted(n, s)
     if counted is None:

@@ -26,11 +26,12 @@ def check(s: Subject) -> Verdict | None:
     software = facts.software if only_har else ()
     if not (facts.identifiers or software):
         return None
+    sources = norm(" ".join(e.source for e in s.items))
     for ident in facts.identifiers:
-        if probe(ident) not in s.union:
+        if probe(ident) not in s.union and probe(ident) not in sources:  # "NameNode" is named by hdfs/namenode.log
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{ident}' does not occur in the cited evidence", ident,
                                  location=where(s.items))
-    named = s.union + "\n" + norm(" ".join(e.source for e in s.items))
+    named = s.union + "\n" + sources
     for name in software:
         if name not in named:
             return CHECK.verdict(Outcome.UNSUPPORTED, "software_absent",

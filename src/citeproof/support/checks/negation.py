@@ -29,7 +29,8 @@ from .events import event_text
 
 _GENERIC_VERBS = frozenset(stem(w) for w in (
     "appear appears appeared seen found recorded logged returned occurred occur happened shown show present contain contains "
-    "observed reported request requests response responses entry entries line lines cited any".split()))
+    "observed reported request requests response responses entry entries line lines cited any "
+    "no none never not nothing neither nor zero without".split()))
 
 
 def _refuted(s: Subject) -> tuple[str, str, str] | None:
@@ -56,10 +57,16 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
             return "event_shown", shown[name], (f"the claim says there was no such event, but the cited evidence says "
                                                 f"'{shown[name]}' ({word})")
     content = [t for t in ordered_terms(s.negated) if t not in _GENERIC_VERBS]
-    hit = next((t for t in content[:1] if t in terms(event_text(items))), None)
+    shown_text = event_text(items)
+    hit = next((t for t in content[:1] if t in terms(shown_text) and not _zero(t, shown_text)), None)
     if hit:
         return "term_shown", hit, f"the claim says there is none, but the cited evidence mentions '{hit}'"
     return None
+
+
+def _zero(term: str, text: str) -> bool:
+    """The evidence gives the term a zero or false value ("idle=0", "charging: false"): it shows the absence."""
+    return bool(re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s?[=:]\s?[\"']?(?:0|false|no|none|null|disabled)\b", text, re.I))
 
 
 def check(s: Subject) -> Verdict | None:

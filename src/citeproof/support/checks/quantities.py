@@ -29,7 +29,7 @@ import re
 from ...evidence.timestamps import stamps_in
 from ...model import Evidence
 from ...text import same_number, size_from_key, terms, unit_from_key
-from ...units import Amount, amounts, key_unit, matches
+from ...units import Amount, Claimed, amounts, key_unit, matches
 from ..facts import Number, extract
 from .base import Check, Outcome, Subject, Verdict, where
 from .counts import tally
@@ -37,17 +37,20 @@ from .counts import tally
 MAX_INSTANTS = 200  # instants of the cited evidence compared pairwise for a stated duration
 
 
-def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...]) -> bool:
+def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...], claimed: Claimed | None = None) -> bool:
     """A duration the cited evidence computes: the time between two of its instants ("13 minutes later",
-    "six seconds apart", "within 30 ms"), to the precision the claim gives it."""
+    "six seconds apart", "under 40 seconds"), to the precision (or within the bound) the claim gives it."""
     stamps = sorted({st.instant.timestamp() for e in items if e.kind in ("log", "har", "timestamp")
                      for _, st in stamps_in(e.text, dt.UTC)})[:MAX_INSTANTS]
     if len(stamps) < 2:
         return False
+    gaps = [b - a for i, a in enumerate(stamps) for b in stamps[i + 1:]]
+    if claimed is not None and claimed.dim == "s":
+        return any(low <= gap <= high for gap in gaps for low, high in claimed.ranges)
     # a value written in whole units of its size is rounded to that unit: "13 minutes" is 12.5-13.5 min
     unit = 3600.0 if seconds >= 3600 else 60.0 if seconds >= 60 else 1.0 if seconds >= 1 else 0.001
     slack = max(unit / 2, (0.1 if approx else 0.02) * seconds)
-    return any(abs((b - a) - seconds) <= slack for i, a in enumerate(stamps) for b in stamps[i + 1:])
+    return any(abs(gap - seconds) <= slack for gap in gaps)
 
 
 def evidence_amounts(items: tuple[Evidence, ...]) -> list[Amount]:
@@ -88,7 +91,7 @@ def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
     """The evidence shows quantity ``n``: an amount it stands for, or the time between two cited instants."""
     q = n.quantity
     assert q is not None
-    if q.unit == "s" and between_instants(q.value, n.approx, s.items):
+    if q.unit == "s" and between_instants(q.value, n.approx, s.items, n.claimed):
         return True
     if n.claimed is not None:
         return matches(n.claimed, found)
@@ -105,12 +108,21 @@ def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str,
         return None
     present = any(same_number(e.value, n.value) for e in seen) or bool(re.search(
         rf"(?<![\d.]){re.escape(n.raw.split()[0])}(?![\d])", raw_union)) or (n.claimed is not None and matches(n.claimed, found))
-    if bound and not present:
-        return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch", f"the claim says '{n.raw}', the cited evidence says '{bound[0].raw}'",
+    # the noun the claim binds the number to carries another number right there ("code 1" against "code 0")
+    beside = bool(re.search(rf"(?<![\d.]){re.escape(n.raw.split()[0])}(?![\d])", raw_union)) and any(
+        re.search(rf"\b{re.escape(noun)}\w*\W{{1,3}}{re.escape(n.raw.split()[0])}(?![\d])", raw_union, re.I) for noun in n.nouns)
+    if bound and (not present or (not beside and _written_beside(bound, raw_union))):
+        return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the claim says '{n.raw}', the cited evidence says '{bound[0].raw}'",
                              n.raw, bound[0].raw, where(s.items))
     if not present:
         return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{n.raw}' is not in the cited evidence", n.raw, location=where(s.items))
     return None
+
+
+def _written_beside(bound: list[Number], text: str) -> bool:
+    """The evidence writes one of its bound numbers right after its noun ("code 0", "size=10", "max_connections: 200")."""
+    return any(re.search(rf"\b{re.escape(noun)}\w*[\"']?\W{{1,3}}{re.escape(b.raw.split()[0])}(?![\d])", text, re.I)
+               for b in bound for noun in b.nouns)
 
 
 def check(s: Subject) -> Verdict | None:

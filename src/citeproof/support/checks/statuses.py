@@ -64,7 +64,9 @@ def _absent(s: Subject) -> Verdict | None:
         odd = [(n, c) for n, c in enumerate(e.statuses, 1) if c not in s.facts.statuses]
         if odd:
             n, c = odd[0]
-            return CHECK.verdict(Outcome.UNSUPPORTED, "not_every_entry",
+            # "all returned 200" with one entry a 204: the claim is refuted, not merely unshown
+            outcome = Outcome.CONTRADICTED if s.facts.universal else Outcome.UNSUPPORTED
+            return CHECK.verdict(outcome, "not_every_entry",
                                  f"not every cited entry returned {'/'.join(map(str, s.facts.statuses))}: "
                                  f"cited entry {n} of {len(e.statuses)} returned {c}", _label(s), str(c), e.location)
     return None

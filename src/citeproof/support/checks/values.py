@@ -18,7 +18,7 @@ Failing::
     evidence integration.yaml: integration:
     evidence integration.yaml:   timeout_ms: 30000
     claim: The integration timeout is 10 seconds (config:integration.timeout_ms).
-    verdict: unsupported
+    verdict: contradicted
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def check(s: Subject) -> Verdict | None:
         else:
             match, why = stated_in_claim(s.text, e.key, value)
         if match == "mismatch":
-            return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch", f"{e.location}: value mismatch: {why}",
+            return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"{e.location}: value mismatch: {why}",
                                  e.stated or "", str(value), e.location)
         if match == "match":
             compared.append(f"{e.location} = {value}")

@@ -11,7 +11,7 @@ Failing::
 
     evidence app.log: 2026-03-02 14:02:11 INFO starting orders-api version 2.14.3 (build 8812)
     claim: orders-api 2.15.0 was starting (app.log:1).
-    verdict: unsupported
+    verdict: contradicted
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import re
 
 from .base import Check, Outcome, Subject, Verdict, where
 
-_EVIDENCE_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+][\w.]+)?)")
+_EVIDENCE_VERSION = re.compile(r"(?<![\d.])v?(\d+(?:\.\d+)+(?:[-+][\w.]+)?)")  # also glued to a name: go1.20.7, CoreDNS-1.11.1
+_LOOKS_LIKE_VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
 def matches(stated: str, actual: str) -> bool:
@@ -35,10 +36,11 @@ def check(s: Subject) -> Verdict | None:
     found = [m.group(1).lower() for e in s.items for m in _EVIDENCE_VERSION.finditer(e.text)]
     for version in s.facts.versions:
         if not any(matches(version, a) for a in found):
-            if found:
-                return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch",
-                                     f"version {version} is not in the cited evidence (the evidence shows {found[0]})",
-                                     version, found[0], where(s.items))
+            other = [a for a in found if _LOOKS_LIKE_VERSION.match(a)]
+            if other:  # the evidence names another version: the claim's is wrong, not merely unshown
+                return CHECK.verdict(Outcome.CONTRADICTED, "mismatch",
+                                     f"version {version} is not in the cited evidence (the evidence shows {other[0]})",
+                                     version, other[0], where(s.items))
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"version {version} is not in the cited evidence", version,
                                  location=where(s.items))
     return CHECK.verdict(Outcome.SUPPORTED, "shown", ", ".join(s.facts.versions), s.facts.versions[0])
