@@ -60,6 +60,13 @@ _ACCESS_LINE = re.compile(  # a status inside a log line: access-log format, a H
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])")
 _SEVERE = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|EMERG|ALERT|CRIT|E)\b|\[(?:error|crit|alert|emerg)\]")
 _WARNING = re.compile(r"\b(?:WARN|WARNING|W)\b|\[warn\]")
+_FAILURE = re.compile(r"\b(?:failed|failing|fail|failure|unable|cannot|can't|FATAL|ERROR|not authori[sz]ed|not allowed|"
+                      r"reserved|too many|exceeded|invalid|denied|refused|rejected)\b|\b[45]\d\d\b", re.I)
+_REFUSAL = re.compile(r"\b(?:connection|connections|login|logins|password|authentication|auth|request|requests|commit|offset|"
+                      r"handshake|session|upload|query|access|permission|slots?|certificate|token|range)\b", re.I)
+_TIMEOUT = re.compile(r"\b(?:timed? ?out|timeout|deadline)\b", re.I)
+_SUCCESS = re.compile(r"\b(?:succeeded|success|successful|successfully|completed|authori[sz]ed|accepted|healthy|restored|"
+                      r"recovered|OK)\b|\s2\d\d\s", re.I)
 _BOT = re.compile(r"bot\b|crawler|spider|slurp", re.I)
 _READINGS = {  # what a kind of evidence is, whatever its lines say
     "pattern": "known pattern signature database match matches",
@@ -227,6 +234,10 @@ def _structural_text(e: Evidence) -> str:
         extra.append("page load browser client header headers started sent issued")
     if _SEVERE.search(text):
         extra.append("error failure failed problem")
+    if _REFUSAL.search(text) and _FAILURE.search(text) and not _TIMEOUT.search(text):
+        extra.append("refused rejected denied turned away")  # a login, connection or request that failed, not timed out
+    if _SUCCESS.search(text):
+        extra.append("recovered recovery restored again")  # a success after the trouble the claim speaks of
     if _WARNING.search(text):
         extra.append("warning warned")
     logged = {int(next(g for g in m.groups() if g)) for m in _ACCESS_LINE.finditer(text)}
@@ -237,11 +248,18 @@ def _structural_text(e: Evidence) -> str:
         extra.append("crawler bot robot spider")
     if e.kind in _READINGS:
         extra.append(_READINGS[e.kind])
-    for pattern, names in lexicon().signatures:  # which software wrote the line
+    extra.append(written_by(text))
+    return text + ("\n" + "\n".join(extra) if extra else "")
+
+
+def written_by(text: str) -> str:
+    """The names of the software whose line shapes ``text`` has (``data/signatures.json``), space-separated."""
+    out = []
+    for pattern, names in lexicon().signatures:
         shape = pattern.search(text)
         if shape is not None:
-            extra.append(names.replace("$1", (shape.group(1) or "") if shape.groups() else ""))
-    return text + ("\n" + "\n".join(extra) if extra else "")
+            out.append(names.replace("$1", (shape.group(1) or "") if shape.groups() else ""))
+    return " ".join(out)
 
 
 def claim_words(text: str) -> list[str]:

@@ -30,6 +30,13 @@ def table() -> tuple[dict[str, re.Pattern[str]], dict[str, frozenset[str]]]:
     return patterns, {k: frozenset(v) for k, v in opposite.items()}
 
 
+@cache
+def neutral() -> frozenset[str]:
+    """Event groups that name a neutral step (``start``, ``create``): see ``neutral_about`` in the table."""
+    data = json.loads(resources.files("citeproof").joinpath("data/events.json").read_text(encoding="utf-8"))
+    return frozenset(data.get("neutral", ()))
+
+
 def events_in(text: str, skip_negated: bool = True) -> dict[str, str]:
     """Event group -> the first word of it found in ``text``."""
     patterns, _ = table()

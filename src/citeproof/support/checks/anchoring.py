@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from ..anchor import Anchor, anchor_claim, is_predicate, is_weak
-from ..events import events_in
+from ..anchor import Anchor, anchor_claim, claim_words, is_predicate, is_weak
+from ..events import events_in, neutral
 from ..facts import QUOTE_PATTERNS, ZONE_NAMES, Facts, software_pattern
 from .base import Check, Outcome, Subject, Verdict, where
 
@@ -36,6 +36,8 @@ _UNIT_WORDS = frozenset(
 ) | {z.lower() for z in ZONE_NAMES} | {"utc", "gmt", "z"}  # time zones belong to the time, checked by the time check
 
 
+_CAUSE = re.compile(r"\b(?:because(?:\s+of)?|due\s+to|caused\s+by|owing\s+to|as\s+a\s+result\s+of|triggered\s+by)\b"
+                    r"(.*?)(?=[;:]|\.(?:\s|$)|,\s(?:and|but|while|so|which)\b|$)", re.I)
 _CODE = re.compile(r"\b[A-Z][A-Z0-9_]{4,}\b")  # five or more capitals: a code (MISCONF), not an acronym (CORS, TLS)
 
 
@@ -62,7 +64,12 @@ def check(s: Subject) -> Verdict | None:
     # written in capitals ("MISCONF", "NXDOMAIN"): codes are quoted from logs, not paraphrased
     context = s.union  # the environment (product: XSOAR) names the product; a code must be on the cited lines
     codes = {w.lower() for w in _CODE.findall(s.positive) if w.lower() not in context and not software_pattern().fullmatch(w)}
-    strict = [w for w in loose if events_in(w) or w.lower() in codes or (s.strict_verbs and is_predicate(w))]
+    # a stated cause ("because the user lacks the monitoring tag") is the claim's most checkable part: no slack in it
+    cause = {w for m in _CAUSE.finditer(s.positive) for w in claim_words(residual(m.group(1), s.facts))}
+    # a neutral step ("began", "created") may go unshown only beside an event the evidence does show
+    shown_event = any(a.evidence_word is not None and (events_in(a.word) or is_predicate(a.word)) for a in anchors)
+    strict = [w for w in loose if (set(events_in(w)) - (neutral() if shown_event else frozenset())) or w.lower() in codes
+              or w in cause or (s.strict_verbs and is_predicate(w))]
     if loose and (len(loose) > s.slack or strict):
         return CHECK.verdict(Outcome.UNSUPPORTED, "unanchored" if not strict else "event_unanchored",
                              "unsupported: the cited evidence does not show " + ", ".join(f"'{w}'" for w in loose[:6]),

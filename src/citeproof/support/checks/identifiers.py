@@ -1,6 +1,7 @@
 """Identifiers: URLs, IP addresses, host names, exception classes, CamelCase and snake_case names,
 error codes, paths and hex ids the claim names occur in the cited evidence; a product the claim names
-("nginx") is named by cited HAR entries' servers or URLs.
+("nginx", "fail2ban") is named by the evidence, its file name, or the shape of its lines (``data/signatures.json``:
+a PostgreSQL log line names PostgreSQL without saying so).
 
 Passing::
 
@@ -17,13 +18,13 @@ Failing::
 
 from __future__ import annotations
 
+from ..anchor import written_by
 from .base import Check, Outcome, Subject, Verdict, norm, probe, where
 
 
 def check(s: Subject) -> Verdict | None:
     facts = s.facts
-    only_har = bool(s.items) and all(e.kind == "har" for e in s.items)  # HAR entries name their servers
-    software = facts.software if only_har else ()
+    software = facts.software
     if not (facts.identifiers or software):
         return None
     sources = norm(" ".join(e.source for e in s.items))
@@ -31,7 +32,7 @@ def check(s: Subject) -> Verdict | None:
         if probe(ident) not in s.union and probe(ident) not in sources:  # "NameNode" is named by hdfs/namenode.log
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{ident}' does not occur in the cited evidence", ident,
                                  location=where(s.items))
-    named = s.union + "\n" + sources
+    named = s.union + "\n" + sources + "\n" + norm(" ".join(written_by(e.text) for e in s.items if e.kind in ("log", "har")))
     for name in software:
         if name not in named:
             return CHECK.verdict(Outcome.UNSUPPORTED, "software_absent",

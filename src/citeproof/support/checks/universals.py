@@ -1,5 +1,8 @@
 """Universal claims: "all", "every", "each", "both" over several cited items hold for each of them.
 
+A universal claim that cites one single line, entry or key that does not itself speak of all of them
+("the alarm was raised on every node", citing one node's line) is unsupported.
+
 The items are the separately cited lines (several ``file:N`` citations) or the entries of one HAR
 citation; each must carry every quoted string and identifier the claim states. Statuses over HAR
 entries are checked entry by entry by the status check; counts by the count check.
@@ -21,11 +24,49 @@ Failing::
 
 from __future__ import annotations
 
-from .base import Check, Outcome, Subject, Verdict, norm, probe, universal_groups
+import re
+
+from .base import Check, Outcome, Subject, Verdict, norm, probe, universal_groups, where
+
+_SAYS_ALL = re.compile(r"\b(?:all|every|each|both|none|no|always|entire|whole|cluster-wide|[0-9]+/[0-9]+|0 (?:failed|errors?))\b", re.I)
+
+
+# "all"/"every"/"each" quantifying the things the claim speaks of; not a frequency ("every 10 seconds"), a count
+# ("all 20 connections"), a share ("almost all of it") or a pair ("both its output and errors")
+_QUANTIFIES = re.compile(r"(?<!almost )(?<!nearly )(?<!not )\b(?:all|every|each)\b(?!\s+(?:other|few|several|of\s+(?:it|this|that)|"
+                         r"[a-z]+\s+(?:seconds?|minutes?|hours?|days?))\b)"
+                         r"(?!\s+(?:second|minute|hour|day|week|night|morning|time|run|request)\b)"
+                         r"(?:\s+(?:of\s+the\s+)?(?P<count>\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve)\b)?", re.I)
+_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _quantifies(s: Subject, text: str) -> bool:
+    """The claim quantifies over things with all/every/each; "all 20 connections" only when the evidence lacks the 20."""
+    for m in _QUANTIFIES.finditer(s.positive):
+        count = m.group("count")
+        if count is None:
+            return True
+        number = _WORDS.get(count.lower(), count.replace(",", ""))
+        if not re.search(rf"(?<![\d.]){number}(?![\d])", text):
+            return True
+    return False
+
+
+def _items(s: Subject) -> int:
+    """How many separate things the citations point at: lines, HAR entries, keys."""
+    return sum(max(len(e.items), 1) for e in s.items if e.kind not in ("context", "timestamp"))
 
 
 def check(s: Subject) -> Verdict | None:
     facts = s.facts
+    cited = [e for e in s.items if e.kind not in ("context", "timestamp")]
+    over_items = bool(cited) and all(e.kind in ("log", "har") for e in cited)  # a config key is a rule: it holds for each
+    shown = "\n".join(e.text for e in cited)
+    if over_items and _items(s) == 1 and _quantifies(s, shown) and not _SAYS_ALL.search(shown):
+        return CHECK.verdict(Outcome.UNSUPPORTED, "single_item",
+                             "the claim speaks of all or every, but the citation shows a single item that says nothing of the others",
+                             location=where(s.items))
     if not facts.universal or not (facts.quotes or facts.identifiers):
         return None
     groups = universal_groups(s.items)
