@@ -26,7 +26,9 @@ from .score_pairs import score
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
-PAIR_FLOORS = {"p1-ops": (0.72, 0.81), "p2-ops": (0.60, 0.71), "p3-ops": (0.61, 0.85), "p4-ops": (0.61, 0.73)}  # measured floors
+PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
+    "p1-ops": (0.73, 0.82), "p2-ops": (0.63, 0.72), "p3-ops": (0.68, 0.81), "p4-ops": (0.62, 0.73), "p5-ops": (0.72, 0.68),
+}
 
 
 def _statuses(text: str, bundle: Path, **options: Any) -> list[str]:

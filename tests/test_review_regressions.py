@@ -112,3 +112,14 @@ def test_binary_findings_are_an_input_error(tmp_path: Path, capsys: pytest.Captu
 
 def test_space_before_the_line_marker() -> None:
     assert status("- The integration logged 'Rate limit exceeded' (demisto.log L349).\n") == ["verified"]
+
+
+def test_one_line_findings_longer_than_a_file_name_are_text(tmp_path: Path) -> None:
+    """A one-line JSON findings document over 255 bytes was taken for a path and crashed with 'File name too long'."""
+    (tmp_path / "app.log").write_text("2026-03-02T14:02:11Z ERROR upstream returned 503\n", encoding="utf-8")
+    claims = [{"claim": f"The upstream returned HTTP 503 at 14:02:11 ({'x' * 10} run {n}) (app.log:1).", "citations": ["app.log:1"]}
+              for n in range(6)]
+    text = json.dumps({"claims": claims})
+    assert "\n" not in text and 255 < len(text) < 4096
+    report = citeproof.validate(text, tmp_path, use_cache=False)
+    assert report.total_claims == 6

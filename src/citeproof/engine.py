@@ -100,9 +100,17 @@ def validate(
 def _findings_text(findings: str | Path) -> tuple[str, str]:
     if isinstance(findings, Path):
         return load_findings(findings), str(findings)
-    if "\n" not in findings and len(findings) < 4096 and Path(findings).is_file():
+    if "\n" not in findings and len(findings) < 4096 and _is_file(findings):
         return load_findings(findings), findings
     return findings, "findings"
+
+
+def _is_file(text: str) -> bool:
+    """Whether one line of text names an existing file (a long one-line JSON document names none)."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name longer than the file system allows, or a NUL byte
+        return False
 
 
 def _prepare(claims: list[Claim], bundle: Bundle, opts: Options, progress: bool) -> None:

@@ -56,9 +56,10 @@ def _data() -> dict[str, Any]:
 
 
 def unit(word: str) -> tuple[str, float] | None:
-    """(dimension, factor to the base unit) of a unit word, or None."""
-    found = _data()["units"].get(word.lower().rstrip("."))
-    return (found[0], float(found[1])) if found else None
+    """(dimension, factor to the base unit) of a unit word, or None (``M`` is a size, ``m`` minutes)."""
+    found = _data()["case_sensitive"].get(word) if len(word) == 1 and word.isupper() else None
+    found = found or _data()["units"].get(word.lower().rstrip("."))
+    return (found[0], float(found[1])) if isinstance(found, list) else None
 
 
 def multiplier(word: str, noun_follows: bool = False) -> float | None:
@@ -128,6 +129,8 @@ def compound(parts: list[tuple[str, str]], bound: str) -> Claimed:
     return _ranges(total, half, bound, "s", 1.0, None)
 
 
+_JVM_FLAG = re.compile(r"-X(?:mx|ms|mn|ss)(\d+)([kKmMgGtT])\b|-XX:MaxDirectMemorySize=(?:\d+)")
+_TIMESPAN = re.compile(r"(?<![\d:])(00|0?\d):(\d{2}):(\d{2}(?:\.\d{1,7})?)(?![\d:])(?=\D*$|[\"'\s,)])")
 _GO_DURATION = re.compile(r"(?<![\w.])((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|h|m|s)){2,})(?![\w.])")
 _GO_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|h|m|s)")
 _NUMBER = re.compile(r"(?<![\w.\-])(\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)(?:\s?([A-Za-zµ%]+))?")
@@ -154,6 +157,13 @@ def amounts(text: str) -> list[Amount]:
     """Every amount ``text`` states, in reading order."""
     out: list[Amount] = []
     taken: list[tuple[int, int]] = [m.span() for m in _NOT_AMOUNT.finditer(text)]
+    for m in _JVM_FLAG.finditer(text):  # -Xmx4g, -Xms512m: JVM sizes in powers of 1024
+        power = "kmgt".index(m.group(2).lower()) + 1
+        out.append(Amount(float(m.group(1)) * 1024.0**power, "B", m.group(0)))
+        taken.append(m.span())
+    for m in _TIMESPAN.finditer(text):  # .NET/Java elapsed times "00:00:04.2210000": a duration, not a time of day
+        h, mi, sec = m.group(1), m.group(2), m.group(3)
+        out.append(Amount(int(h) * 3600 + int(mi) * 60 + float(sec), "s", m.group(0)))
     for m in _GO_DURATION.finditer(text):
         seconds = sum(float(n) * (unit(u) or ("s", 1.0))[1] for n, u in _GO_PART.findall(m.group(1)))
         out.append(Amount(seconds, "s", m.group(1)))
@@ -182,8 +192,11 @@ def amounts(text: str) -> list[Amount]:
 
 
 def _factors(word: str, factor: float) -> tuple[float, ...]:
-    """A unit's factors: kB, MB and GB both ways (1000 and 1024)."""
-    alt = _data()["binary_ambiguous"].get(word.lower())
+    """A unit's factors: kB, MB and GB (and a bare K, M, G) both ways (1000 and 1024)."""
+    key = {"K": "kb", "M": "mb", "G": "gb", "T": "tb"}.get(word, word.lower())
+    alt = _data()["binary_ambiguous"].get(key)
+    if word in ("K", "M", "G", "T"):
+        alt = {"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}[key]
     return (factor,) + ((float(alt),) if alt else ())
 
 
@@ -208,6 +221,8 @@ def _bare_readings(claim: Claimed) -> tuple[float, ...]:
         return (claim.factor, 1.0, 0.001)
     if claim.dim == "B":
         return (claim.factor, 1.0, 1024.0)
+    if claim.dim == "%":
+        return (claim.factor, 100.0)  # a ratio: 0.4 is 40 %
     return (claim.factor,)
 
 

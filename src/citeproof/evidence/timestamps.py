@@ -213,6 +213,20 @@ FORMATS: tuple[TsFormat, ...] = (
         lambda m, tz: _mk(2000, int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), None, tz, False),
         lambda t: (t.strftime("%m.%d %H:%M:%S"),),
     ),
+    TsFormat(  # Redis and others: "09 Jun 2026 10:20:47.744"
+        "daymonyear",
+        re.compile(r"(?<!\d)(\d{1,2}) " + _MON + r" (\d{4}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?"),
+        lambda m, tz: _mk(int(m.group(3)), MONTHS.index(m.group(2)) + 1, int(m.group(1)), int(m.group(4)), int(m.group(5)),
+                          int(m.group(6)), m.group(7), tz),
+        lambda t: (f"{t.day:02d} {MONTHS[t.month - 1]} {t.year} {_hms(t)}",),
+    ),
+    TsFormat(  # Kubernetes klog: "I0519 04:01:13.204551" (no year)
+        "klog",
+        re.compile(r"(?<![\w])[IWEF](\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{6})\b"),
+        lambda m, tz: _mk(2000, int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), m.group(6), tz,
+                          False),
+        lambda t: (t.strftime("%m%d %H:%M:%S"),),
+    ),
     TsFormat(
         "epoch",
         re.compile(r"(?<![\d.])(1\d{9}|2\d{9})(\d{3})?(?:\.\d+)?(?![\d.])"),

@@ -421,10 +421,12 @@ def _word_numbers(text: str) -> list[Number]:
 
 _NEGATION = re.compile(
     r"\b(?:no|never|none|zero|nothing|neither|nor|not\s(?:a\s(?:single\s)?|any|one)|without\s(?:any|a)|"
-    r"(?:did|does|do|was|were|is|are|has|have|had)(?:\snot|n't)(?!\s(?:only|until))|didn't|wasn't|weren't|hasn't|haven't|doesn't|don't)\b",
+    r"(?:did|does|do|was|were|is|are|has|have|had)(?:\s(?:still|also|yet|then))?(?:\snot|n't)(?!\s(?:only|until))|didn't|wasn't|"
+    r"weren't|hasn't|haven't|doesn't|don't)\b",
     re.I,
 )
-_CLAUSE_END = re.compile(r"[;:,]\s|\s(?:but|while|whereas|although|though|however)\s|[.!?](?:\s|$)")
+_CLAUSE_END = re.compile(r"[;:,]\s|\s(?:but|while|whereas|although|though|however)\s|[.!?](?:\s|$)"
+                         r"|\sand\s(?!no\b|not\b|never\b|none\b)(?=(?:\w+\s)?(?:\w+ed|was|were|is|are|has|had|raised|sent|got)\b)")
 _NOT_NEGATION = re.compile(
     r"\b(?:no longer|no later than|no more than|not more than|not less than|not until|no\.|no content|not modified|not found|"
     r"not acceptable|not allowed|not implemented|no such)\b",

@@ -73,6 +73,7 @@ def _counts_items(n: Number) -> bool:
 
 
 MAX_COUNTED_LINES = 500
+_DURATIONS = frozenset({"seconds", "second", "minutes", "minute", "hours", "hour", "days", "day", "ms"})
 _NOT_ITEMS = frozenset({"times", "time", "seconds", "minutes", "hours", "days", "ms"})  # "retried 5 times" counts no lines
 
 
@@ -113,6 +114,8 @@ def tally(n: Number, s: Subject) -> Tally | None:
     if counted is None:
         return None
     actual, what, total = counted
+    if int(n.value) > total or n.counts & _DURATIONS:
+        return None  # "four instances" on one cited line, "two seconds later": not a count of the cited items
     if s.facts.universal and int(n.value) == total:
         return None  # "all four entries were 304": a universal claim, checked item by item
     return Tally(int(n.value), actual, total, what)
@@ -123,7 +126,8 @@ def check(s: Subject) -> Verdict | None:
     if not tallies:
         return None
     for t in tallies:
-        if t.actual != t.want:
+        parts = [u.want for u in tallies if u.what == t.what]
+        if t.actual != t.want and not (len(parts) > 1 and sum(parts) == t.actual):  # "two ... and three more": 5
             return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the claim counts {t.want}, but {t.actual} of the {t.total} {t.what}",
                                  str(t.want), str(t.actual), where(s.items))
     return CHECK.verdict(Outcome.SUPPORTED, "equal", ", ".join(f"{t.want} {t.what}" for t in tallies), str(tallies[0].want))

@@ -18,8 +18,12 @@ Failing::
 
 from __future__ import annotations
 
+import re
+
 from ..anchor import written_by
 from .base import Check, Outcome, Subject, Verdict, norm, probe, where
+
+_DEFAULT_PORT = re.compile(r"(https://[^/\s:\"']+):443\b|(?<=http://)([^/\s:\"']+):80\b")
 
 
 def check(s: Subject) -> Verdict | None:
@@ -28,8 +32,10 @@ def check(s: Subject) -> Verdict | None:
     if not (facts.identifiers or software):
         return None
     sources = norm(" ".join(e.source for e in s.items))
+    union = _DEFAULT_PORT.sub(r"\1", s.union) if "://" in s.union else s.union  # https://host:443/x is https://host/x
     for ident in facts.identifiers:
-        if probe(ident) not in s.union and probe(ident) not in sources:  # "NameNode" is named by hdfs/namenode.log
+        # "NameNode" may be named by the cited file (hdfs/namenode.log) rather than by its lines
+        if probe(ident) not in s.union and probe(ident) not in union and probe(ident) not in sources:
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{ident}' does not occur in the cited evidence", ident,
                                  location=where(s.items))
     named = s.union + "\n" + sources + "\n" + norm(" ".join(written_by(e.text) for e in s.items if e.kind in ("log", "har")))

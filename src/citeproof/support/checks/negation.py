@@ -46,22 +46,43 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
     for q in facts.quotes:
         if norm(q) in s.union:
             return "quote_shown", q, f"the claim says there is none, but the cited evidence shows '{q}'"
+    head = " ".join(s.negated.split()[:5])  # "no ECONNRESET", "never 10.30.2.15": what is said to be absent comes first
     for ident in (*facts.identifiers, *facts.keywords):
-        if re.search(rf"(?<![a-z0-9]){re.escape(ident.lower())}", s.union):
+        if ident in head and re.search(rf"(?<![a-z0-9]){re.escape(ident.lower())}", s.union) \
+                and not _only_absent(ident, s.union):
             return "identifier_shown", ident, f"the claim says there is none, but the cited evidence shows '{ident}'"
     if claimed or facts.quotes or facts.identifiers or facts.keywords:
         return None
     shown = events_in(event_text(items), skip_negated=False)
     for name, word in events_in(s.negated, skip_negated=False).items():
-        if name in shown:
+        if name in shown and not _only_absent(shown[name], event_text(items)):
             return "event_shown", shown[name], (f"the claim says there was no such event, but the cited evidence says "
                                                 f"'{shown[name]}' ({word})")
     content = [t for t in ordered_terms(s.negated) if t not in _GENERIC_VERBS]
-    shown_text = event_text(items)
-    hit = next((t for t in content[:1] if t in terms(shown_text) and not _zero(t, shown_text)), None)
+    shown_text = event_text(items) + "\n" + "\n".join(e.text for e in items if e.kind == "har")
+    hit = next((t for t in content[:1] if t in terms(shown_text) and not _zero(t, shown_text)
+                and not _only_absent(t, shown_text)), None)
+    setting = next((e for e in items if e.kind in ("config", "env") and content and content[0] in terms(e.key.replace(".", " "))
+                    and not re.fullmatch(r"\s*(?:0|false|no|none|null|off|disabled|)\s*", e.items[0] if e.items else "")), None)
+    if setting is not None:  # "no statement timeout" against statement_timeout_ms = 5000
+        return "setting_shown", setting.items[0], f"the claim says there is none, but {setting.location} is {setting.items[0]}"
     if hit:
         return "term_shown", hit, f"the claim says there is none, but the cited evidence mentions '{hit}'"
     return None
+
+
+_ABSENT_BEFORE = re.compile(r"(?:\b(?:no|not|without|zero|none|lost|missing|lacks?|lacking)|(?<![\d.,:])\b0)\s+(?:[\w\-]+\s+){0,2}$", re.I)
+_ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No" is an absence, "ENOSPC: no space left" is not
+    r"^[\w\-]*\W{1,3}(?:(?:0|no|none|false|null|zero)\b(?!\s+[a-z])|(?:lost|missing|unavailable|not\s+found|miss|bypass|expired)\b)",
+    re.I)
+
+
+def _only_absent(term: str, text: str) -> bool:
+    """A mention of the term in the evidence is itself an absence ("No cluster leader", "leader: none",
+    "x-cache-status: MISS", "0 invoices written"): the evidence agrees with the claim instead of refuting it."""
+    found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))
+    return bool(found) and any(_ABSENT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+                               or _ABSENT_AFTER.match(text[m.start() : m.start() + 60]) for m in found)
 
 
 def _zero(term: str, text: str) -> bool:

@@ -34,7 +34,9 @@ from ..facts import Number, extract
 from .base import Check, Outcome, Subject, Verdict, where
 from .counts import tally
 
-MAX_INSTANTS = 200  # instants of the cited evidence compared pairwise for a stated duration
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+MAX_INSTANTS = 200
+_UPTIME = re.compile(r"^\[\s*(\d+\.\d{3,6})\]", re.M)  # instants of the cited evidence compared pairwise for a stated duration
 
 
 def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...], claimed: Claimed | None = None) -> bool:
@@ -42,6 +44,9 @@ def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...], 
     "six seconds apart", "under 40 seconds"), to the precision (or within the bound) the claim gives it."""
     stamps = sorted({st.instant.timestamp() for e in items if e.kind in ("log", "har", "timestamp")
                      for _, st in stamps_in(e.text, dt.UTC)})[:MAX_INSTANTS]
+    uptime = sorted({float(m.group(1)) for e in items if e.kind == "log" for m in _UPTIME.finditer(e.text)})[:MAX_INSTANTS]
+    if len(uptime) >= 2 and len(stamps) < 2:
+        stamps = uptime  # kernel ring buffer: "[ 8744.210334]" is seconds since boot
     if len(stamps) < 2:
         return False
     gaps = [b - a for i, a in enumerate(stamps) for b in stamps[i + 1:]]
@@ -106,11 +111,12 @@ def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str,
     bound = [e for e in seen if e.nouns & n.nouns]
     if any(same_number(e.value, n.value) for e in bound):
         return None
+    digits = _THOUSANDS.sub("", n.raw.split()[0])  # "3,435,973,836" is written 3435973836 in the log
     present = any(same_number(e.value, n.value) for e in seen) or bool(re.search(
-        rf"(?<![\d.]){re.escape(n.raw.split()[0])}(?![\d])", raw_union)) or (n.claimed is not None and matches(n.claimed, found))
+        rf"(?<![\d.]){re.escape(digits)}(?![\d])", raw_union)) or (n.claimed is not None and matches(n.claimed, found))
     # the noun the claim binds the number to carries another number right there ("code 1" against "code 0")
-    beside = bool(re.search(rf"(?<![\d.]){re.escape(n.raw.split()[0])}(?![\d])", raw_union)) and any(
-        re.search(rf"\b{re.escape(noun)}\w*\W{{1,3}}{re.escape(n.raw.split()[0])}(?![\d])", raw_union, re.I) for noun in n.nouns)
+    beside = bool(re.search(rf"(?<![\d.]){re.escape(digits)}(?![\d])", raw_union)) and any(
+        re.search(rf"\b{re.escape(noun)}\w*\W{{1,3}}{re.escape(digits)}(?![\d])", raw_union, re.I) for noun in n.nouns)
     if bound and (not present or (not beside and _written_beside(bound, raw_union))):
         return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the claim says '{n.raw}', the cited evidence says '{bound[0].raw}'",
                              n.raw, bound[0].raw, where(s.items))
@@ -131,7 +137,7 @@ def check(s: Subject) -> Verdict | None:
         return None
     found = evidence_amounts(s.items)
     seen = evidence_numbers(s.items)
-    raw_union = "\n".join(e.text for e in s.items if e.kind != "timestamp")
+    raw_union = _THOUSANDS.sub("", "\n".join(e.text for e in s.items if e.kind != "timestamp"))
     for n in numbers:
         problem = _problem(n, found, seen, raw_union, s)
         if problem:

@@ -15,14 +15,17 @@ Failing::
 
 from __future__ import annotations
 
+from urllib.parse import unquote_plus
+
 from .base import Check, Outcome, Subject, Verdict, norm, where
 
 
 def check(s: Subject) -> Verdict | None:
     if not s.facts.quotes:
         return None
+    decoded = norm(unquote_plus(s.union)) if "%" in s.union or "+" in s.union else s.union  # "usb-c+charger" in a URL
     for q in s.facts.quotes:
-        if norm(q) not in s.union:
+        if norm(q) not in s.union and norm(q) not in decoded:
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"quoted text '{q}' is not in the cited evidence", q,
                                  location=where(s.items))
     return CHECK.verdict(Outcome.SUPPORTED, "shown", ", ".join(f"'{q}'" for q in s.facts.quotes), s.facts.quotes[0])

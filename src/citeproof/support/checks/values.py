@@ -49,8 +49,9 @@ def values_match(stated: str, actual: Any, key: str = "") -> bool:
         return False
     if qs is not None and qa is not None:
         return same_quantity(qs, qa)
-    if _VERSION.fullmatch(stated.strip()) and _VERSION.fullmatch(actual_text.strip()):
-        return matches(stated, actual_text)
+    leading = _VERSION.match(actual_text.strip())  # "17.0.10+7-LTS (Amazon Corretto)" is version 17.0.10+7-LTS
+    if _VERSION.fullmatch(stated.strip()) and leading:
+        return matches(stated, leading.group(1))
     return False
 
 
@@ -82,6 +83,9 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Match, str]:
     actual_text = _text(actual)
     if actual_text.lower() in _TRUE | _FALSE:
         return _stated_switch(claim, actual_text.lower() in _TRUE, actual_text)
+    leading = _VERSION.match(actual_text.strip())
+    if leading and (leading.end() == len(actual_text.strip()) or "version" in key.lower()):
+        actual_text = leading.group(1)
     if _VERSION.fullmatch(actual_text.strip()) or "version" in key.lower():
         versions = [m.group(1) for m in _VERSION.finditer(claim)]
         if not versions:
