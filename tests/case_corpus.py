@@ -108,7 +108,9 @@ def match(expected: list[Label], report: Report) -> list[Outcome]:
     used: set[int] = set()
     for claim in [*report.claims, *report.unverified_observations]:
         text = plain(claim.claim)
-        hit = next((i for i, lab in enumerate(expected) if i not in used and text.startswith(plain(lab.text))), None)
+        # a table row is read as its cells joined by " | "; a label may give the row by any cell ("the finding column")
+        cells = [text, *(text[m.end():] for m in re.finditer(r" \| ", text))]
+        hit = next((i for i, lab in enumerate(expected) if i not in used and any(c.startswith(plain(lab.text)) for c in cells)), None)
         if hit is None:
             outcomes.append(Outcome(None, "unlabelled", text, claim.reason))
             continue

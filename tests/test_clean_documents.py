@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import citeproof
+from citeproof.support.facts import document_zone
 
 from .case_corpus import CORPUS, build_bundle, case_dirs, findings_file, labels, needs_corpus, options, plain
 
@@ -34,7 +35,9 @@ def clean_document(case: Path, bundle: Path) -> str:
     lines = findings.read_text(encoding="utf-8").splitlines()
     head = next((n for n, line in enumerate(lines) if _SOURCES.match(line)), len(lines))
     notes = [line for line in lines[:head] if _NOTE.match(line)] + lines[head:]
-    return "".join(f"- {' '.join(c.claim.split())}\n" for c in keep) + "\n" + "\n".join(notes) + "\n"
+    zone = document_zone(findings.read_text(encoding="utf-8"))  # the document's "All times below are CEST" still holds
+    head_line = f"All times below are {zone}.\n\n" if zone else ""
+    return head_line + "".join(f"- {' '.join(c.claim.split())}\n" for c in keep) + "\n" + "\n".join(notes) + "\n"
 
 
 def _cases() -> list[Path]:

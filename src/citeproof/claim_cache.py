@@ -33,7 +33,7 @@ def _digest(value: Any) -> str:
 def claim_key(claim: Claim) -> str:
     refs = [[r.format_id, r.raw, r.start, r.end, sorted((k, repr(v)) for k, v in r.fields.items()), r.parse_error]
             for r in claim.citations]
-    return _digest([claim.text, claim.unverified, refs])
+    return _digest([claim.text, claim.unverified, refs, claim.zone])
 
 
 @cache

@@ -16,6 +16,7 @@ A claim's status, in order of precedence:
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
@@ -53,7 +54,7 @@ from .model import (
 from .support import REGISTRY as CHECKS
 from .support import Support, check_support, claim_facts, strip_citations, suggest_lines
 from .support.checks import Check
-from .support.facts import ClaimTime, split_negation
+from .support.facts import ClaimTime, document_zone, split_negation
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,9 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries
          progress: bool = False) -> Report:
     projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
+    zone = document_zone(text)
+    if zone:
+        claims = [dataclasses.replace(c, zone=zone) for c in claims]
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
     cache = ClaimCache(bundle, opts) if regs.default and not opts.jira_url else None  # live JIRA: per run only
@@ -266,7 +270,7 @@ def _verdict(
     stamps = [r for r, c in zip(refs, citations, strict=True) if r.format_id == "timestamp" and c.citation_exists]
     tolerance = max([float(r.fields.get("tolerance_s") or opts.default_time_window_s) for r in stamps] + [0.0])
     support = check_support(stripped, list(evidence), opts.tzinfo, tolerance, cited_times(stamps, opts),
-                            opts.anchor_slack, opts.anchor_strict_verbs, regs.checks)
+                            opts.anchor_slack, opts.anchor_strict_verbs, regs.checks, claim.zone)
     if not support.ok:
         citations, hints = _suggest(claim, stripped, citations, bundle, support.reason)
         hints = [h for c in checked for h in _har_hints(c, support.statuses, bundle, opts)] + hints

@@ -63,6 +63,7 @@ class Claim:
     line: int = 0
     column: int = 0
     unverified: bool = False
+    zone: str | None = None  # the zone the document declares for times written without one ("All times below are CEST")
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,29 @@ def _load(file: EvidenceFile, path: Path) -> Loaded:
         return Loaded(error=f"{file.rel} is not a valid INI file: {' '.join(str(exc).split())}")
 
 
+_FLAT_LINE = re.compile(r"^\s*([A-Za-z_][\w.\-]*)\s*=\s*('[^']*'|\"[^\"]*\"|[^#;]*?)\s*(?:[#;].*)?$")
+
+
+def _parse_flat(text: str) -> dict[str, Any]:
+    """A flat ``key = value`` file without sections (postgresql.conf, sysctl.conf): assignments only, comments and
+    directives such as ``include 'other.conf'`` skipped, quotes removed."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        m = _FLAT_LINE.match(line)
+        if m:
+            out[m.group(1)] = m.group(2).strip("'\"")
+    return out
+
+
 def _parse_ini(text: str) -> dict[str, Any]:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
     if not re.search(r"^\s*\[", text, re.M):
-        text = "[__root__]\n" + text
+        try:
+            parser.read_string("[__root__]\n" + text)
+        except configparser.Error:
+            return _parse_flat(text)
+        return dict(parser.items("__root__"))
     parser.read_string(text)
     out: dict[str, Any] = {}
     for section in parser.sections():

@@ -60,12 +60,14 @@ _ABOUT_WORK = re.compile(
     r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
     r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment)\s+(?:covers|summari[sz]es|describes|lists|is\b)|"
     r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
-    r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b))",
+    r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b|"
+    r"all\s+(?:the\s+)?times\s+(?:below\s+|here\s+|above\s+)?(?:are\s+)?(?:in\s+)?(?:[A-Z]{3,4}\b|(?:UTC)?[+-]\d)))",
     re.I,
 )
-_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b"  # file names and calendar dates do not make a meta sentence a claim
+_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b"  # file names, calendar dates and zone offsets do not make a meta sentence a claim
                         r"|\b\d{1,2}(?:st|nd|rd|th)?\s(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s\d{1,2}(?:st|nd|rd|th)?\b"
+                        r"|\b(?:UTC|GMT)\s?[+-]\d{1,2}(?::?\d{2})?|(?<!\d)[+-]\d{2}:\d{2}\b", re.I)
 # a number or a quoted string: the sentence says something checkable (an apostrophe is not a quote)
 _STATES_FACTS = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|‘[^’]+’|(?<!\w)'[^']+'(?!\w)|`[^`]+`")
 _UNVERIFIED = re.compile(

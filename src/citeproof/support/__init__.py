@@ -69,9 +69,11 @@ def check_support(
     slack: int = 2,
     strict_verbs: bool = False,
     checks: Mapping[str, Check] = REGISTRY,
+    claim_zone: str | None = None,
 ) -> Support:
     """Whether the union of ``evidence`` supports ``claim_text`` (citations removed).
 
+    ``claim_zone`` is the zone the document declares for times written without one.
     ``time_tolerance_s`` widens the comparison of the claim's times (the tolerance its timestamp
     citations give, e.g. ``±5s``); ``cited_times`` are the instants of its timestamp citations, which
     must also match the claim's other cited lines or entries when those carry times.
@@ -81,6 +83,8 @@ def check_support(
     positive = _ASPECT.sub("", positive)
     http = any(e.kind == "har" for e in items)
     facts = extract(positive, http)
+    if claim_zone and facts.times:  # "All times below are CEST": a bare 03:44:18 is 03:44:18 CEST
+        facts = replace(facts, times=tuple(t if t.zone else replace(t, zone=claim_zone) for t in facts.times))
     if cited_times and any(e.kind in ("log", "har") for e in items):
         facts = replace(facts, times=facts.times + cited_times)
     subject = Subject(claim_text, positive, negated, facts, items, http, tz, time_tolerance_s, slack, strict_verbs)

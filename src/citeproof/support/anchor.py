@@ -60,6 +60,8 @@ _ACCESS_LINE = re.compile(  # a status inside a log line: access-log format, a H
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])")
 _SEVERE = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|EMERG|ALERT|CRIT|E)\b|\[(?:error|crit|alert|emerg)\]")
 _WARNING = re.compile(r"\b(?:WARN|WARNING|W)\b|\[warn\]")
+_ARROW = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[KMGT]?B?\s?(?:->|→|=>)\s?(\d+(?:\.\d+)?)[KMGT]?B?(?![\w.])")
+_NEGATED_BEFORE = re.compile(r"\b(?:not|never|cannot|can't|won't|couldn't|didn't|wasn't|isn't|unable\s+to)\s+(?:be\s+)?$", re.I)
 _FAILURE = re.compile(r"\b(?:failed|failing|fail|failure|unable|cannot|can't|FATAL|ERROR|not authori[sz]ed|not allowed|"
                       r"reserved|too many|exceeded|invalid|denied|refused|rejected)\b|\b[45]\d\d\b", re.I)
 _REFUSAL = re.compile(r"\b(?:connection|connections|login|logins|password|authentication|auth|request|requests|commit|offset|"
@@ -92,6 +94,8 @@ def _status_words(status: int) -> str:
         phrase = HTTPStatus(status).phrase
     except ValueError:
         phrase = ""
+    if phrase.startswith(("Not ", "No ")):
+        phrase = ""  # "Not Found" does not show that something was found; the lexicon's reading says what it means
     return " ".join((words, phrase, lexicon().status_readings.get(status, "")))
 
 
@@ -210,6 +214,9 @@ def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
         previous = ""
         for m in _WORD.finditer(text):
             token = m.group(0)
+            if _NEGATED_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                previous = ""
+                continue  # "will not recover", "cannot connect": the line says the opposite of the word
             for piece in _pieces(token):
                 via = "lemma" if piece == token.lower() else "structure"
                 vocab.add(piece, via, where)
@@ -234,7 +241,11 @@ def _structural_text(e: Evidence) -> str:
         extra.append("page load browser client header headers started sent issued")
     if _SEVERE.search(text):
         extra.append("error failure failed problem")
-    if _REFUSAL.search(text) and _FAILURE.search(text) and not _TIMEOUT.search(text):
+    for m in _ARROW.finditer(text):  # "2488M->1902M", "from=4 to=9": which way the value moved
+        before, after = float(m.group(1)), float(m.group(2))
+        if before != after:
+            extra.append("decreased fell dropped shrank reduced freed" if after < before else "increased rose grew climbed raised")
+    if e.kind == "log" and _REFUSAL.search(text) and _FAILURE.search(text) and not _TIMEOUT.search(text):
         extra.append("refused rejected denied turned away")  # a login, connection or request that failed, not timed out
     if _SUCCESS.search(text):
         extra.append("recovered recovery restored again")  # a success after the trouble the claim speaks of

@@ -469,3 +469,27 @@ def _dates(text: str) -> tuple[list[tuple[str, dt.date]], list[tuple[int, int]]]
             out.append((m.group(0), day))
             spans.append(m.span())
     return out, spans
+
+
+_DOC_ZONE = re.compile(
+    r"\b(?i:all\s+(?:the\s+)?times(?:\s+(?:below|here|above|in\s+this\s+\w+))?\s*(?:are\s+|:\s*)?(?:in\s+|given\s+in\s+)?)"
+    r"(?P<zone>(?:UTC|GMT)\s?[+-]\s?\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{3,4})\b"
+)
+
+
+def document_zone(text: str) -> str | None:
+    """The zone a findings document declares for its times ("All times below are CEST", "all times UTC+2"), as an
+    offset such as ``+02:00`` (or ``UTC``); claims that give a time without a zone are read in it."""
+    m = _DOC_ZONE.search(text)
+    if m is None:
+        return None
+    raw = m.group("zone").replace(" ", "")
+    if raw.upper() in ("UTC", "GMT", "Z"):
+        return "UTC"
+    if raw.upper() in _ZONE_NAMES:
+        return _ZONE_NAMES[raw.upper()]
+    offset = re.fullmatch(r"(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?", raw, re.I)
+    if offset is None:
+        return None
+    sign, hours, minutes = offset.groups()
+    return f"{sign}{int(hours):02d}:{minutes or '00'}"

@@ -97,8 +97,13 @@ def _lines_showing(n: Number, s: Subject, lines: list[str]) -> tuple[int, str, i
     return hits, f"cited lines show {phrase}", len(lines)
 
 
+_GENERIC = frozenset("attempt attempts occurrence occurrences event events entry entries line lines message messages "
+                     "instance instances case cases".split())
+
+
 def _shows(phrase: str, line: str) -> bool:
-    anchors = anchor_claim(phrase, [Evidence(kind="log", text=line, items=(line,))])
+    """Each specific word of the counted phrase is anchored in the line ("66 failed attempts": a line that failed)."""
+    anchors = [a for a in anchor_claim(phrase, [Evidence(kind="log", text=line, items=(line,))]) if a.word not in _GENERIC]
     return bool(anchors) and all(a.evidence_word is not None for a in anchors)
 
 

@@ -26,6 +26,21 @@ from .base import Check, Outcome, Subject, Verdict, norm, probe, where
 _DEFAULT_PORT = re.compile(r"(https://[^/\s:\"']+):443\b|(?<=http://)([^/\s:\"']+):80\b")
 
 
+# POSIX signal numbers (signal(7)); systemd writes "status=9/KILL", the kernel "signal 9"
+_SIGNALS = {"1": "hup", "2": "int", "3": "quit", "6": "abrt", "9": "kill", "11": "segv", "13": "pipe", "15": "term"}
+_SIGNAL = re.compile(r"\b(?:signal\s+|status=|code=killed,\s*status=)(\d{1,2})(?:/([a-z]+))?\b"
+                     r"|\bsignal\s+(kill|term|hup|int|segv|abrt)\b", re.I)
+
+
+def _signal_names(text: str) -> list[str]:
+    out = []
+    for m in _SIGNAL.finditer(text):
+        name = (m.group(2) or m.group(3) or _SIGNALS.get(m.group(1) or "", "")).lower()
+        if name:
+            out.append("sig" + name)
+    return out
+
+
 def check(s: Subject) -> Verdict | None:
     facts = s.facts
     software = facts.software
@@ -33,6 +48,7 @@ def check(s: Subject) -> Verdict | None:
         return None
     sources = norm(" ".join(e.source for e in s.items))
     union = _DEFAULT_PORT.sub(r"\1", s.union) if "://" in s.union else s.union  # https://host:443/x is https://host/x
+    union = union + "\n" + " ".join(_signal_names(s.union))
     for ident in facts.identifiers:
         # "NameNode" may be named by the cited file (hdfs/namenode.log) rather than by its lines
         if probe(ident) not in s.union and probe(ident) not in union and probe(ident) not in sources:

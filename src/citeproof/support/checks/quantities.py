@@ -6,6 +6,7 @@
 * A duration may be the time between two cited instants ("13 minutes later", "six seconds apart").
 * A number bound to a noun ("pool size 20", "port 8443") occurs in the evidence; the same noun shown
   with another number is a mismatch ("pool size 20" against "pool size 10").
+* A change "from 9 to 4" is contradicted by evidence that records it the other way round (``from=4 to=9``).
 * Counts of cited items are the count check's; numbers written as words are only counts.
 
 Passing::
@@ -62,7 +63,7 @@ def evidence_amounts(items: tuple[Evidence, ...]) -> list[Amount]:
     """The amounts the cited evidence states; a config or env value takes its unit from its key (``timeout_ms``)."""
     out: list[Amount] = []
     for e in items:
-        if e.kind in ("timestamp", "context"):
+        if e.kind == "context":
             continue  # the whole environment is context for names, not a source of the claim's numbers
         if e.kind in ("config", "env") and e.key and e.items:
             value = e.items[0]
@@ -131,13 +132,32 @@ def _written_beside(bound: list[Number], text: str) -> bool:
                for b in bound for noun in b.nouns)
 
 
+_FROM_TO = re.compile(r"\bfrom[\s=:\"']+(\d[\d,]*(?:\.\d+)?)\b(?:[^\d\n]{0,40}?)\bto[\s=:\"']+(\d[\d,]*(?:\.\d+)?)\b", re.I)
+
+
+def _direction(s: Subject) -> Verdict | None:
+    """ "Scaled down from 9 to 4" against ``from=4 to=9``: the same two values, the other way round."""
+    claimed = [(a.replace(",", ""), b.replace(",", "")) for a, b in _FROM_TO.findall(s.positive)]
+    if not claimed:
+        return None
+    shown = {(a.replace(",", ""), b.replace(",", "")) for e in s.items for a, b in _FROM_TO.findall(e.text)}
+    for a, b in claimed:
+        if a != b and (b, a) in shown and (a, b) not in shown:
+            return CHECK.verdict(Outcome.CONTRADICTED, "direction", f"the claim says from {a} to {b}, the cited evidence says "
+                                 f"from {b} to {a}", f"{a} -> {b}", f"{b} -> {a}", where(s.items))
+    return None
+
+
 def check(s: Subject) -> Verdict | None:
+    turned = _direction(s)
+    if turned is not None:
+        return turned
     numbers = [n for n in s.facts.numbers if not n.spelled and tally(n, s) is None]
     if not numbers:
         return None
     found = evidence_amounts(s.items)
     seen = evidence_numbers(s.items)
-    raw_union = _THOUSANDS.sub("", "\n".join(e.text for e in s.items if e.kind != "timestamp"))
+    raw_union = _THOUSANDS.sub("", "\n".join(e.text for e in s.items if e.kind != "context"))
     for n in numbers:
         problem = _problem(n, found, seen, raw_union, s)
         if problem:

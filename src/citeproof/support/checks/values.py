@@ -33,8 +33,8 @@ from .versions import matches
 
 Match = Literal["match", "mismatch", "not_stated"]
 
-_NUMBER_IN_TEXT = re.compile(
-    r"(?<![\w.:/\-])(\d[\d,]*(?:\.\d+)?)(?![\d.:]\d|[\-/]\d)\s?(%|[A-Za-z]+(?:/[A-Za-z]+)?)?"
+_NUMBER_IN_TEXT = re.compile(  # never a piece of a version or an address: 4.18.0 and 198.51.100.23 are not 4.1 and 198.5
+    r"(?<![\w.:/\-])(\d[\d,]*(?:\.\d+)?)(?!\d)(?![.:]\d|[\-/]\d)\s?(%|[A-Za-z]+(?:/[A-Za-z]+)?)?"
 )
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+_][\w.]+)?)(?![\w.])")
 

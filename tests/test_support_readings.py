@@ -1,0 +1,96 @@
+"""How evidence is read for support: units as logs write them, declared zones, flat configs, bare HAR entry
+references, directions of change, and words the evidence negates. Each case has a right and a wrong claim."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+import citeproof
+
+NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
+
+
+def _statuses(findings: str, bundle: Path) -> list[str]:
+    return [c.status.value for c in citeproof.validate(findings, bundle, now=NOW, use_cache=False).claims]
+
+
+def _bundle(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("line", "right", "wrong"), [
+    ("[2026-05-21T13:41:04.881+0000][gc] GC(4805) Pause Young (Normal) (G1 Evacuation Pause) 2488M->1902M(4096M) 12.1ms",
+     "the heap fell to 1,902 MB",
+     "the heap fell to 1,302 MB"),
+    ("2026-05-19 04:38:04.233 +00:00 [INF] Invoice sweep completed: 412 invoices processed in 00:00:04.2210000",
+     "the sweep took about 4.2 s", "the sweep took about 42 s"),
+    ("2026-05-19 04:38:04 INFO starting with -Xms4g -Xmx4g", "the JVM had a 4 GiB heap", "the JVM had an 8 GiB heap"),
+    ("2026-05-19 04:38:04 INFO memory used:3442183168 allowed:3435973836", "the limit was 3,435,973,836 allowed bytes",
+     "the limit was 3,435,973,837 allowed bytes"),
+])
+def test_sizes_and_durations_as_logs_write_them(tmp_path: Path, line: str, right: str, wrong: str) -> None:
+    bundle = _bundle(tmp_path, {"app.log": line + "\n"})
+    assert _statuses(f"- {right} (app.log:1).\n- {wrong} (app.log:1).\n", bundle) == ["verified", "unsupported"]
+
+
+def test_a_declared_zone_reads_the_claims_times(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"app.log": "2026-09-22T01:44:17Z ERROR worker killed by the OOM killer\n"})
+    claims = "- 03:44:17 — the worker was killed by the OOM killer (app.log:1).\n"
+    assert _statuses(claims, bundle) == ["unsupported"]  # no zone declared: 03:44:17 is not 01:44:17 UTC
+    assert _statuses("All times below are CEST (UTC+2).\n\n" + claims, bundle) == ["verified"]
+    assert _statuses("All times below are EDT.\n\n" + claims, bundle) == ["unsupported"]
+
+
+def test_a_flat_key_value_config_without_sections(tmp_path: Path) -> None:
+    conf = "# written by patroni\ninclude 'postgresql.base.conf'\narchive_timeout = 300   # seconds\nwal_level = 'replica'\n"
+    bundle = _bundle(tmp_path, {"postgresql.conf": conf})
+    claims = ("- archive_timeout is 5 minutes (config:postgresql.conf#archive_timeout).\n"
+              "- archive_timeout is 10 minutes (config:postgresql.conf#archive_timeout).\n")
+    assert _statuses(claims, bundle) == ["verified", "unsupported"]  # the key names no unit: 300 is not shown to be 10 min
+
+
+def _har(statuses: list[int]) -> str:
+    entries = [{"startedDateTime": f"2026-03-14T02:14:0{i}.000Z", "time": 12.5, "request": {"method": "GET",
+                "url": f"https://shop.example.com/api/{i}", "headers": []}, "response": {"status": s, "statusText": "",
+                "headers": [], "content": {"size": 0, "text": ""}}} for i, s in enumerate(statuses)]
+    return json.dumps({"log": {"version": "1.2", "entries": entries}})
+
+
+def test_bare_entry_references_in_a_one_capture_bundle(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"checkout.har": _har([200, 200, 204, 502])})
+    report = citeproof.validate("- Entries 1-2 both returned 200.\n- Entry 4 returned 200.\n", bundle, now=NOW, use_cache=False)
+    assert [c.status.value for c in report.claims] == ["verified", "contradicted"]
+    assert report.claims[1].citations[0].citation_format == "har:entry"
+    two = _bundle(tmp_path / "two", {"a.har": _har([200]), "b.har": _har([200])})
+    assert _statuses("- Entry 1 returned 200.\n", two) == ["uncited"]  # with two captures a bare entry names none
+
+
+def test_a_change_recorded_the_other_way_round(tmp_path: Path) -> None:
+    line = 'ts=2026-04-21T03:12:00Z level=info component=remote msg="Remote storage resharding" from=4 to=9\n'
+    bundle = _bundle(tmp_path, {"prometheus.log": line})
+    claims = ("- Prometheus resharded its remote storage from 4 to 9 shards (prometheus.log:1).\n"
+              "- Prometheus resharded its remote storage from 9 to 4 shards (prometheus.log:1).\n")
+    assert _statuses(claims, bundle) == ["verified", "contradicted"]
+
+
+def test_a_word_the_evidence_negates_does_not_anchor(tmp_path: Path) -> None:
+    line = "2026-04-21T03:12:00Z ERROR task s3-sink-1 threw an unrecoverable exception and will not recover until restarted\n"
+    bundle = _bundle(tmp_path, {"connect.log": line})
+    claims = ("- Task s3-sink-1 threw an unrecoverable exception and needs a restart (connect.log:1).\n"
+              "- Task s3-sink-1 threw an exception but would recover by itself (connect.log:1).\n")
+    assert _statuses(claims, bundle) == ["verified", "unsupported"]
+
+
+def test_an_absence_the_evidence_states_agrees_with_the_claim(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"run.log": "2026-09-18T02:17:01Z ERROR run finished with status=failed (0 invoices written)\n"})
+    assert _statuses("- No invoices were written (run.log:1).\n", bundle) == ["verified"]
+    written = _bundle(tmp_path / "w", {"run.log": "2026-09-18T02:17:01Z INFO run finished, 12 invoices written\n"})
+    assert _statuses("- No invoices were written (run.log:1).\n", written) == ["contradicted"]
