@@ -76,7 +76,7 @@ def _bound_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     out = []
     for name in ("approx", "min", "max"):
         words = sorted(bounds[name], key=len, reverse=True)
-        out.append((name, re.compile(r"(?:^|(?<=[\s(]))(?:" + "|".join(re.escape(w) for w in words) + r")\s?$", re.I)))
+        out.append((name, re.compile(r"(?:^|(?<=[\s(])|(?<=\w)(?=[<>≤≥]))(?:" + "|".join(re.escape(w) for w in words) + r")\s?$", re.I)))
     return tuple(out)
 
 

@@ -29,13 +29,14 @@ _DEFAULT_PORT = re.compile(r"(https://[^/\s:\"']+):443\b|(?<=http://)([^/\s:\"']
 # POSIX signal numbers (signal(7)); systemd writes "status=9/KILL", the kernel "signal 9"
 _SIGNALS = {"1": "hup", "2": "int", "3": "quit", "6": "abrt", "9": "kill", "11": "segv", "13": "pipe", "15": "term"}
 _SIGNAL = re.compile(r"\b(?:signal\s+|status=|code=killed,\s*status=)(\d{1,2})(?:/([a-z]+))?\b"
-                     r"|\bsignal\s+(kill|term|hup|int|segv|abrt)\b", re.I)
+                     r"|\bsignal:?\s+(kill|term|hup|int|segv|abrt)\b|\bsignal:?\s+(terminated|killed|interrupt|hangup)\b", re.I)
 
 
 def _signal_names(text: str) -> list[str]:
     out = []
     for m in _SIGNAL.finditer(text):
-        name = (m.group(2) or m.group(3) or _SIGNALS.get(m.group(1) or "", "")).lower()
+        word = {"terminated": "term", "killed": "kill", "interrupt": "int", "hangup": "hup"}.get((m.group(4) or "").lower(), "")
+        name = (m.group(2) or m.group(3) or word or _SIGNALS.get(m.group(1) or "", "")).lower()
         if name:
             out.append("sig" + name)
     return out

@@ -113,8 +113,10 @@ def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str,
     if any(same_number(e.value, n.value) for e in bound):
         return None
     digits = _THOUSANDS.sub("", n.raw.split()[0])  # "3,435,973,836" is written 3435973836 in the log
+    # a zero-padded number is a name ("000482" of mysql-bin.000482), found after a dot too
+    before = r"(?<!\d)" if digits.startswith("0") and len(digits) >= 4 else r"(?<![\d.])"
     present = any(same_number(e.value, n.value) for e in seen) or bool(re.search(
-        rf"(?<![\d.]){re.escape(digits)}(?![\d])", raw_union)) or (n.claimed is not None and matches(n.claimed, found))
+        rf"{before}{re.escape(digits)}(?![\d])", raw_union)) or (n.claimed is not None and matches(n.claimed, found))
     # the noun the claim binds the number to carries another number right there ("code 1" against "code 0")
     beside = bool(re.search(rf"(?<![\d.]){re.escape(digits)}(?![\d])", raw_union)) and any(
         re.search(rf"\b{re.escape(noun)}\w*\W{{1,3}}{re.escape(digits)}(?![\d])", raw_union, re.I) for noun in n.nouns)
