@@ -94,3 +94,11 @@ def test_an_absence_the_evidence_states_agrees_with_the_claim(tmp_path: Path) ->
     assert _statuses("- No invoices were written (run.log:1).\n", bundle) == ["verified"]
     written = _bundle(tmp_path / "w", {"run.log": "2026-09-18T02:17:01Z INFO run finished, 12 invoices written\n"})
     assert _statuses("- No invoices were written (run.log:1).\n", written) == ["contradicted"]
+
+
+def test_a_yaml_config_under_a_conf_name(tmp_path: Path) -> None:
+    conf = "# mongod.conf\nnet:\n  port: 27017\n  maxIncomingConnections: 800\nsecurity:\n  authorization: enabled\n"
+    bundle = _bundle(tmp_path, {"config/mongod.conf": conf})
+    claims = ("- mongod accepts at most 800 incoming connections (config:config/mongod.conf#net.maxIncomingConnections).\n"
+              "- mongod accepts at most 900 incoming connections (config:config/mongod.conf#net.maxIncomingConnections).\n")
+    assert _statuses(claims, bundle) == ["verified", "contradicted"]

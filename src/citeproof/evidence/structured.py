@@ -53,6 +53,8 @@ def _load(file: EvidenceFile, path: Path) -> Loaded:
             return Loaded(yaml.safe_load(text))
         if suffix == ".toml":
             return Loaded(tomllib.loads(text))
+        if suffix in (".cfg", ".conf") and _looks_like_yaml(text):
+            return Loaded(yaml.safe_load(text))  # mongod.conf, netplan, many daemons: YAML under a .conf name
         if suffix in (".ini", ".cfg", ".conf", ".properties") and not text.lstrip().startswith("{"):
             return Loaded(_parse_ini(text))
         if suffix != ".json" and not text.lstrip().startswith(("{", "[")):
@@ -71,6 +73,17 @@ def _load(file: EvidenceFile, path: Path) -> Loaded:
         return Loaded(error=f"{file.rel} is not valid TOML: {exc}")
     except configparser.Error as exc:
         return Loaded(error=f"{file.rel} is not a valid INI file: {' '.join(str(exc).split())}")
+
+
+_YAML_KEY = re.compile(r"^\s*[A-Za-z_][\w.\-]*:(?:\s|$)", re.M)
+_ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.\-]*\s*=", re.M)
+_SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$", re.M)
+
+
+def _looks_like_yaml(text: str) -> bool:
+    """``key:`` lines, some of them nested, and no ``key = value`` assignments or ``[section]`` headers."""
+    return (len(_YAML_KEY.findall(text)) >= 2 and bool(re.search(r"^\s+[A-Za-z_][\w.\-]*:", text, re.M))
+            and not _ASSIGNMENT.search(text) and not _SECTION.search(text))
 
 
 _FLAT_LINE = re.compile(r"^\s*([A-Za-z_][\w.\-]*)\s*=\s*('[^']*'|\"[^\"]*\"|[^#;]*?)\s*(?:[#;].*)?$")

@@ -98,7 +98,7 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Match, str]:
         if actual_text and actual_text.lower() in claim.lower():
             return "match", ""
         return "not_stated", ""
-    key_terms = terms(key.replace(".", " "))
+    key_terms = terms(re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace(".", " "))  # maxIncomingConnections: max incoming connections
     compared: list[str] = []
     for m in _NUMBER_IN_TEXT.finditer(claim):
         number, unit = m.group(1), (m.group(2) or "")
