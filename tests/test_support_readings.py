@@ -102,3 +102,12 @@ def test_a_yaml_config_under_a_conf_name(tmp_path: Path) -> None:
     claims = ("- mongod accepts at most 800 incoming connections (config:config/mongod.conf#net.maxIncomingConnections).\n"
               "- mongod accepts at most 900 incoming connections (config:config/mongod.conf#net.maxIncomingConnections).\n")
     assert _statuses(claims, bundle) == ["verified", "contradicted"]
+
+
+def test_a_footnote_marker_after_the_stop_ends_the_sentence(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"app.log": "2026-10-21T01:00:00Z INFO execution nightly started\n"
+                                           "2026-10-21T01:30:02Z ERROR execution nightly failed in PayoutsDeadLettered\n"})
+    findings = ("The execution started at 01:00:00.[^1] It failed at 01:30:02 in PayoutsDeadLettered.[^2] "
+                "It crashed the database.[^1]\n\n[^1]: app.log:1\n[^2]: app.log:2\n")
+    report = citeproof.validate(findings, bundle, now=NOW, use_cache=False)
+    assert [c.status.value for c in report.claims] == ["verified", "verified", "unsupported"]

@@ -31,8 +31,8 @@ _QUOTE = re.compile(r"^\s{0,3}>\s?")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # abbreviations, initials and an ellipsis ("an INSERT ... SELECT") do not end a sentence
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf|fig|mr|mrs|dr|al)\.|\b(?:No|Ms|St)\.|\b[A-Z]\.|\.\.\.)$")
-_SENT_END = re.compile(
-    r"(?:[.!?](?:[)\"'\]”’*_`]*)(?=\s+(?:[\"'(\[“‘*_`]*[A-Z0-9]|[a-z][a-z]*[0-9_\-.][\w.\-]*))"
+_SENT_END = re.compile(  # a footnote marker may follow the stop: "... state.[^1] EventBridge ...", "... state.¹ Then"
+    r"(?:[.!?](?:[)\"'\]”’*_`]*)(?:\[\^?[\w\-]{1,8}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)*(?=\s+(?:[\"'(\[“‘*_`]*[A-Z0-9]|[a-z][a-z]*[0-9_\-.][\w.\-]*))"
     r"|(?<=[)\]`])[.!?](?=\s+[a-z]))"
 )
 
@@ -58,7 +58,8 @@ _ABOUT_WORK = re.compile(
     r"cross-checked|combined|worked|focused|concentrated)\b|"
     r"(?:here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|(?:this|that)\s+(?:concludes|completes|ends)|"
     r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
-    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment)\s+(?:covers|summari[sz]es|describes|lists|is\b)|"
+    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment|analysis|post-?mortem|rca)\s+"
+    r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|is\b)|"
     r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
     r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b|"
     r"all\s+(?:the\s+)?times\s+(?:below\s+|here\s+|above\s+)?(?:are\s+)?(?:in\s+)?(?:[A-Z]{3,4}\b|(?:UTC)?[+-]\d)))",
