@@ -104,7 +104,13 @@ def norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-_ACCESS_STATUS = re.compile(r'"\s([1-5]\d{2})\s(?:\d+|-)')
+_ACCESS_STATUS = re.compile(r'"\s([1-5]\d{2})\s(?:\d+|-|[A-Z]{1,4}\b)')  # "GET / HTTP/1.1" 503 162 / 503 UF (Envoy flags)
+
+
+def line_status(line: str) -> int | None:
+    """The status field of one access-log line, or None."""
+    m = _ACCESS_STATUS.search(line)
+    return int(m.group(1)) if m else None
 
 
 def line_statuses(items: Iterable[Evidence]) -> list[int]:

@@ -29,7 +29,7 @@ from ...model import Evidence
 from ...text import stem
 from ..anchor import anchor_claim
 from ..facts import Number
-from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, norm, probe, where
+from .base import Check, Outcome, Subject, Verdict, har_statuses, line_status, norm, probe, where
 
 _COUNT_NOUNS = frozenset(stem(w) for w in "request requests response responses entry entries call calls error errors time times "
                          "failure failures occurrence occurrences line lines message messages attempt attempts".split())
@@ -54,10 +54,10 @@ def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
     if statuses and har:
         return sum(1 for c in har if c in statuses), f"cited entries returned {codes}", len(har)
     if statuses and lines:
-        access = line_statuses(s.items)
-        actual = sum(1 for c in access if c in statuses) if access else sum(
-            1 for line in lines if any(re.search(rf"(?<!\d){c}(?!\d)", line) for c in statuses))
-        return actual, f"cited lines record HTTP {codes}", len(lines)
+        def records(line: str) -> bool:  # the access-log status field, else the code written in the line ("status"=>429)
+            field = line_status(line)
+            return field in statuses if field is not None else any(re.search(rf"(?<!\d){c}(?!\d)", line) for c in statuses)
+        return sum(1 for line in lines if records(line)), f"cited lines record HTTP {codes}", len(lines)
     if facts.quotes and lines and (n.quoted or (len(facts.quotes) == 1 and n.spelled)):
         return (sum(1 for line in lines if all(norm(q) in norm(line) for q in facts.quotes)),
                 f"cited lines show '{facts.quotes[0]}'", len(lines))
