@@ -1,9 +1,10 @@
 """Per-claim results kept between runs, so the agent's "BLOCKED -> fix -> re-validate" loop only
 re-checks the claims that changed.
 
-A claim's verdict depends only on its own text and citations, the options, the tool version and the
-bundle. The cache file is keyed by a fingerprint of all of these but the claim (every bundle file's
-path, size, modification time and inode; the options; the day, for the "not in the future" check);
+A claim's verdict depends only on its own text and citations (and the zone its document declares), the
+options, the tool and the bundle. The cache file is keyed by a fingerprint of all of these but the claim
+(the version plus a digest of the package's code and rule data; every bundle file's path, size,
+modification time and inode; the options; the day, for the "not in the future" check);
 inside it each claim is keyed by its text and parsed citations. Any change to the bundle or options
 starts a new file; an unreadable file is ignored. Contradiction rules always run afresh, since they
 look across claims. The file lives in the index cache directory (:mod:`citeproof.evidence.cache`).
@@ -15,7 +16,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -38,9 +39,11 @@ def claim_key(claim: Claim) -> str:
 
 @cache
 def _rules() -> str:
-    """A digest of the shipped rule data (lexicon, event table, ...): a verdict cached under other rules is a miss."""
-    data = resources.files("citeproof").joinpath("data")
-    return _digest(sorted((item.name, hashlib.sha256(item.read_bytes()).hexdigest()) for item in data.iterdir() if item.is_file()))
+    """A digest of the shipped rule data (lexicon, event table, units, ...) and of the checking code itself: a verdict
+    cached by another build of citeproof, even one with the same version number, is a miss."""
+    root = Path(__file__).parent
+    files = sorted(p for p in (*root.joinpath("data").iterdir(), *root.rglob("*.py")) if p.is_file())
+    return _digest([(str(p.relative_to(root)), hashlib.sha256(p.read_bytes()).hexdigest()) for p in files])
 
 
 def _evidence(stored: dict[str, Any]) -> Evidence:
