@@ -111,3 +111,12 @@ def test_a_footnote_marker_after_the_stop_ends_the_sentence(tmp_path: Path) -> N
                 "It crashed the database.[^1]\n\n[^1]: app.log:1\n[^2]: app.log:2\n")
     report = citeproof.validate(findings, bundle, now=NOW, use_cache=False)
     assert [c.status.value for c in report.claims] == ["verified", "verified", "unsupported"]
+
+
+def test_a_count_over_a_range_is_not_excused_by_the_same_number_elsewhere(tmp_path: Path) -> None:
+    """"4 requests" over six access-log lines: the 4 in a byte count is not the evidence stating the count."""
+    lines = [f'203.0.113.{n} - - [17/May/2015:10:05:0{n} +0000] "GET /a{n} HTTP/1.1" 200 {4 if n == 1 else 1200 + n} "-" "curl/8"'
+             for n in range(1, 7)]
+    bundle = _bundle(tmp_path, {"access.log": "\n".join(lines) + "\n"})
+    assert _statuses("- The log holds 6 requests (access.log:1-6).\n- The log holds 4 requests (access.log:1-6).\n",
+                     bundle) == ["verified", "contradicted"]

@@ -22,11 +22,12 @@ False
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -153,42 +154,64 @@ _NOT_AMOUNT = re.compile(  # times of day, dates, IP addresses, versions and hex
     r"|\b(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*\b")
 
 
-def amounts(text: str) -> list[Amount]:
-    """Every amount ``text`` states, in reading order."""
-    out: list[Amount] = []
+def amounts(text: str) -> tuple[Amount, ...]:
+    """Every amount ``text`` states, in reading order (memoised: every claim citing the same lines reads them once)."""
+    return _amounts(text)
+
+
+@lru_cache(maxsize=16)  # bounded: a cited range may be thousands of lines
+def _amounts(text: str) -> tuple[Amount, ...]:
+    found: list[tuple[int, Amount]] = []
     taken: list[tuple[int, int]] = [m.span() for m in _NOT_AMOUNT.finditer(text)]
     for m in _JVM_FLAG.finditer(text):  # -Xmx4g, -Xms512m: JVM sizes in powers of 1024
         power = "kmgt".index(m.group(2).lower()) + 1
-        out.append(Amount(float(m.group(1)) * 1024.0**power, "B", m.group(0)))
+        found.append((m.start(), Amount(float(m.group(1)) * 1024.0**power, "B", m.group(0))))
         taken.append(m.span())
     for m in _TIMESPAN.finditer(text):  # .NET/Java elapsed times "00:00:04.2210000": a duration, not a time of day
         h, mi, sec = m.group(1), m.group(2), m.group(3)
-        out.append(Amount(int(h) * 3600 + int(mi) * 60 + float(sec), "s", m.group(0)))
+        found.append((m.start(), Amount(int(h) * 3600 + int(mi) * 60 + float(sec), "s", m.group(0))))
     for m in _GO_DURATION.finditer(text):
         seconds = sum(float(n) * (unit(u) or ("s", 1.0))[1] for n, u in _GO_PART.findall(m.group(1)))
-        out.append(Amount(seconds, "s", m.group(1)))
+        found.append((m.start(), Amount(seconds, "s", m.group(1))))
         taken.append(m.span())
+    starts, ends = _merge(taken)
     for m in _NUMBER.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
-        number, word = m.group(1), m.group(2) or ""
-        value = float(number.replace(",", ""))
-        known = unit(word) if word else None
-        scale = multiplier(word) if word and not known else None
-        if known:
-            out.extend(Amount(value * f, known[0], m.group(0)) for f in _factors(word, known[1]))
-            continue
-        if scale:
-            out.append(Amount(value * scale, "", m.group(0)))
-            continue
-        key = _KEY_BEFORE.search(text, max(0, m.start() - 48), m.start())
-        named = key_unit(key.group(1)) if key else None
-        known = unit(named) if named else None
-        if known and named:
-            out.extend(Amount(value * f, known[0], m.group(1)) for f in _factors(named, known[1]))
+        k = bisect.bisect_right(starts, m.start()) - 1
+        if k >= 0 and m.start() < ends[k]:
+            continue  # inside a time, date, address, version or id, or already read as a duration
+        found.extend((m.start(), a) for a in _number_amounts(text, m))
+    return tuple(a for _, a in sorted(found, key=lambda pair: pair[0]))
+
+
+def _merge(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Sorted, merged spans as parallel start and end lists, for bisection."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for a, b in sorted(spans):
+        if ends and a <= ends[-1]:
+            ends[-1] = max(ends[-1], b)
         else:
-            out.append(Amount(value, "", m.group(1)))
-    return out
+            starts.append(a)
+            ends.append(b)
+    return starts, ends
+
+
+def _number_amounts(text: str, m: re.Match[str]) -> list[Amount]:
+    """What one number states: with its unit, its multiplier, the unit its field name gives, or bare."""
+    number, word = m.group(1), m.group(2) or ""
+    value = float(number.replace(",", ""))
+    known = unit(word) if word else None
+    scale = multiplier(word) if word and not known else None
+    if known:
+        return [Amount(value * f, known[0], m.group(0)) for f in _factors(word, known[1])]
+    if scale:
+        return [Amount(value * scale, "", m.group(0))]
+    key = _KEY_BEFORE.search(text, max(0, m.start() - 48), m.start())
+    named = key_unit(key.group(1)) if key else None
+    known = unit(named) if named else None
+    if known and named:
+        return [Amount(value * f, known[0], m.group(1)) for f in _factors(named, known[1])]
+    return [Amount(value, "", m.group(1))]
 
 
 def _factors(word: str, factor: float) -> tuple[float, ...]:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from ..evidence import Bundle
 from ..model import Claim, Evidence
 from .anchor import Anchor
-from .checks import REGISTRY, Check, Subject, Verdict, decide, run
+from .checks import REGISTRY, Check, FactVerdict, Outcome, Subject, decide, run
 from .checks.anchoring import residual
 from .facts import ClaimTime, Facts, extract, split_negation
 
@@ -56,8 +56,8 @@ class Support:
     statuses: tuple[int, ...] = ()
     contradicted: bool = False  # the evidence shows the opposite (SPEC §6.4), not merely nothing
     anchors: tuple[Anchor, ...] = ()  # how each content word of the claim is anchored in the evidence
-    verdicts: tuple[Verdict, ...] = ()  # every support check's answer, in registry order
-    decided_by: Verdict | None = None  # the verdict that made the claim unsupported or contradicted
+    verdicts: tuple[FactVerdict, ...] = ()  # every support check's answer, in registry order
+    decided_by: FactVerdict | None = None  # the verdict that made the claim unsupported or contradicted
 
 
 def check_support(
@@ -92,7 +92,7 @@ def check_support(
     decided = decide(verdicts)
     anchors = subject.anchors if "anchoring" in checks else ()
     if decided is not None:
-        return Support(False, decided.message, facts.statuses, decided.outcome == "contradicted", anchors, verdicts, decided)
+        return Support(False, decided.message, facts.statuses, decided.outcome is Outcome.CONTRADICTED, anchors, verdicts, decided)
     if negated and not facts.hard:
         return Support(True, "the cited evidence does not show what the claim says is absent", anchors=anchors, verdicts=verdicts)
     return Support(True, "cited evidence shows " + (_shown(facts, anchors) or "every claim word"), anchors=anchors, verdicts=verdicts)

@@ -1,7 +1,7 @@
 """The support checks, as an explicit registry.
 
 Each check is one module exposing ``CHECK``, a :class:`~.base.Check` that reads one kind of fact of a
-claim against its cited evidence and answers a :class:`~.base.Verdict` (outcome, stable code, fact
+claim against its cited evidence and answers a :class:`~.base.FactVerdict` (outcome, stable code, fact
 kind, claimed value, evidence value, location). The module docstring is the check's documentation,
 with a passing and a failing example that the test suite runs.
 
@@ -31,7 +31,7 @@ from . import (
     values,
     versions,
 )
-from .base import Check, Outcome, Subject, Verdict
+from .base import Check, FactVerdict, Outcome, Subject
 
 REGISTRY: Mapping[str, Check] = {
     c.id: c
@@ -55,18 +55,15 @@ REGISTRY: Mapping[str, Check] = {
 }
 
 
-def run(subject: Subject, registry: Mapping[str, Check] = REGISTRY) -> tuple[Verdict, ...]:
+def run(subject: Subject, registry: Mapping[str, Check] = REGISTRY) -> tuple[FactVerdict, ...]:
     """Every verdict the checks of ``registry`` give on ``subject``, in registry order."""
     return tuple(v for c in registry.values() if (v := c.run(subject)) is not None)
 
 
-def decide(verdicts: tuple[Verdict, ...]) -> Verdict | None:
-    """The verdict that decides the claim: the first contradiction, else the first failure, else None (supported)."""
-    for wanted in (Outcome.CONTRADICTED,):
-        hit = next((v for v in verdicts if v.outcome is wanted), None)
-        if hit is not None:
-            return hit
-    return next((v for v in verdicts if not v.ok), None)
+def decide(verdicts: tuple[FactVerdict, ...]) -> FactVerdict | None:
+    """The verdict that decides the claim: the first contradiction, else the first other failure, else None (supported)."""
+    contradiction = next((v for v in verdicts if v.outcome is Outcome.CONTRADICTED), None)
+    return contradiction or next((v for v in verdicts if not v.ok), None)
 
 
-__all__ = ["REGISTRY", "Check", "Outcome", "Subject", "Verdict", "decide", "run"]
+__all__ = ["REGISTRY", "Check", "FactVerdict", "Outcome", "Subject", "decide", "run"]

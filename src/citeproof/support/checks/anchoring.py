@@ -26,7 +26,7 @@ import re
 from ..anchor import Anchor, anchor_claim, claim_words, is_predicate, is_weak
 from ..events import events_in, neutral
 from ..facts import QUOTE_PATTERNS, ZONE_NAMES, Facts, software_pattern
-from .base import Check, Outcome, Subject, Verdict, where
+from .base import Check, FactVerdict, Outcome, Subject, where
 
 _UNIT_WORDS = frozenset(
     "ms msec millisecond milliseconds s sec secs second seconds m min mins minute minutes h hr hrs hour hours d day days "
@@ -55,7 +55,7 @@ def anchors_of(s: Subject) -> tuple[Anchor, ...]:
     return tuple(anchor_claim(residual(s.positive, s.facts), [e for e in s.items if e.kind != "context"]))
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     anchors = s.anchors
     if not anchors:
         return None

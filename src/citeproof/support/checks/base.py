@@ -1,7 +1,7 @@
 """What a support check is, what it reads and what it answers.
 
 A check (:class:`Check`) looks at one kind of fact of a claim — quotes, HTTP statuses, quantities, the
-event, ... — against the union of the claim's cited evidence, and answers a :class:`Verdict`:
+event, ... — against the union of the claim's cited evidence, and answers a :class:`FactVerdict`:
 
 ``supported``      the evidence shows the fact
 ``unsupported``    the evidence does not show it
@@ -38,7 +38,7 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class FactVerdict:
     """One check's answer about one fact of a claim."""
 
     check: str
@@ -91,12 +91,12 @@ class Check:
 
     id: str
     kind: str
-    run: Callable[[Subject], Verdict | None]
+    run: Callable[[Subject], FactVerdict | None]
     summary: str = ""
 
     def verdict(self, outcome: Outcome, code: str, message: str, claimed: str = "", evidence: str = "",
-                location: str = "") -> Verdict:
-        return Verdict(self.id, outcome, f"{self.kind}.{code}", self.kind, message, claimed, evidence, location)
+                location: str = "") -> FactVerdict:
+        return FactVerdict(self.id, outcome, f"{self.kind}.{code}", self.kind, message, claimed, evidence, location)
 
 
 def norm(text: str) -> str:
@@ -156,5 +156,16 @@ def where(items: Iterable[Evidence]) -> str:
     return next((e.location for e in items if e.location), "")
 
 
-__all__ = ["Check", "Outcome", "Subject", "Verdict", "har_statuses", "line_statuses", "norm", "probe", "seen",
-           "universal_groups", "where"]
+__all__ = [
+    "Check",
+    "FactVerdict",
+    "Outcome",
+    "Subject",
+    "har_statuses",
+    "line_statuses",
+    "norm",
+    "probe",
+    "seen",
+    "universal_groups",
+    "where",
+]

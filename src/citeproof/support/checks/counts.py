@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...model import Evidence
 from ...text import stem
 from ..anchor import anchor_claim
 from ..facts import Number
-from .base import Check, Outcome, Subject, Verdict, har_statuses, line_status, norm, probe, where
+from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_status, norm, probe, where
 
 _COUNT_NOUNS = frozenset(stem(w) for w in "request requests response responses entry entries call calls error errors time times "
                          "failure failures occurrence occurrences line lines message messages attempt attempts".split())
@@ -83,9 +84,12 @@ def _lines_showing(n: Number, s: Subject, lines: list[str]) -> tuple[int, str, i
     cited line shows the phrase; not when the evidence writes the number itself."""
     if not 2 <= len(lines) <= MAX_COUNTED_LINES or not n.counts or n.counts & _NOT_ITEMS or n.value > 1000:
         return None
-    if re.search(rf"(?<![\d.]){int(n.value)}(?![\d.]\d|\d)", "\n".join(lines)):
-        return None  # "COUNT 3", "after 3 retries": the evidence states the count; the quantity check compares it
     head = next(iter(n.counts))
+    noun = re.escape(stem(head)[:5])
+    beside = rf"(?<![\d.]){int(n.value)}(?![\d.]\d|\d)"
+    if re.search(rf"{beside}\W{{1,3}}(?:\w+\W{{1,2}})?{noun}|{noun}\w*\W{{1,3}}{beside}|\b(?:count|total)\w*\W{{1,3}}{beside}",
+                 "\n".join(lines), re.I):
+        return None  # "COUNT 3", "after 3 retries": the evidence states the count; the quantity check compares it
     after = s.positive[n.span[1]:]
     phrase = after[: after.lower().find(head) + len(head)] if head in after.lower() else head
     phrase = " ".join(phrase.split())
@@ -101,6 +105,7 @@ _GENERIC = frozenset("attempt attempts occurrence occurrences event events entry
                      "instance instances case cases".split())
 
 
+@lru_cache(maxsize=4096)  # the count and the quantity checks both ask, for every cited line
 def _shows(phrase: str, line: str) -> bool:
     """Each specific word of the counted phrase is anchored in the line ("66 failed attempts": a line that failed)."""
     anchors = [a for a in anchor_claim(phrase, [Evidence(kind="log", text=line, items=(line,))]) if a.word not in _GENERIC]
@@ -126,7 +131,7 @@ def tally(n: Number, s: Subject) -> Tally | None:
     return Tally(int(n.value), actual, total, what)
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     tallies = [t for t in (tally(n, s) for n in s.facts.numbers) if t is not None]
     if not tallies:
         return None

@@ -20,7 +20,7 @@ import datetime as dt
 import re
 
 from ...evidence.timestamps import stamps_in
-from .base import Check, Outcome, Subject, Verdict, where
+from .base import Check, FactVerdict, Outcome, Subject, where
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})")
 
@@ -39,7 +39,7 @@ def _days(s: Subject) -> set[dt.date]:
     return days
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     if not s.facts.dates:
         return None
     days = _days(s)

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from ...model import Evidence
 from ..events import conflict, events_in
-from .base import Check, Outcome, Subject, Verdict, where
+from .base import Check, FactVerdict, Outcome, Subject, where
 
 
 def event_text(items: Iterable[Evidence]) -> str:
@@ -39,7 +39,7 @@ def event_text(items: Iterable[Evidence]) -> str:
     return "\n".join(parts).replace("_", " ")
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     claimed = events_in(s.positive)
     if not claimed:
         return None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..anchor import written_by
-from .base import Check, Outcome, Subject, Verdict, norm, probe, where
+from .base import Check, FactVerdict, Outcome, Subject, norm, probe, where
 
 _DEFAULT_PORT = re.compile(r"(https://[^/\s:\"']+):443\b|(?<=http://)([^/\s:\"']+):80\b")
 
@@ -42,7 +42,7 @@ def _signal_names(text: str) -> list[str]:
     return out
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     facts = s.facts
     software = facts.software
     if not (facts.identifiers or software):

@@ -25,7 +25,7 @@ from ...text import ordered_terms, stem, terms
 from ..anchor import is_predicate, lemmas
 from ..events import events_in
 from ..facts import extract
-from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, norm, where
+from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_statuses, norm, where
 from .events import event_text
 
 _GENERIC_VERBS = frozenset(stem(w) for w in (
@@ -106,7 +106,7 @@ def _zero(term: str, text: str) -> bool:
     return bool(re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s?[=:]\s?[\"']?(?:0|false|no|none|null|disabled)\b", text, re.I))
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     if not s.negated:
         return None
     refuted = _refuted(s)

@@ -23,10 +23,10 @@ Failing::
 from __future__ import annotations
 
 from ...text import terms
-from .base import Check, Outcome, Subject, Verdict
+from .base import Check, FactVerdict, Outcome, Subject
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     cited = s.of_kind("pattern")
     if not cited:
         return None

@@ -32,7 +32,7 @@ from ...model import Evidence
 from ...text import same_number, size_from_key, terms, unit_from_key
 from ...units import Amount, Claimed, amounts, key_unit, matches
 from ..facts import Number, extract
-from .base import Check, Outcome, Subject, Verdict, where
+from .base import Check, FactVerdict, Outcome, Subject, where
 from .counts import tally
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -104,7 +104,7 @@ def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
     return False
 
 
-def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str, s: Subject) -> Verdict | None:
+def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str, s: Subject) -> FactVerdict | None:
     if n.quantity is not None:
         if _shown(n, found, s):
             return None
@@ -137,7 +137,7 @@ def _written_beside(bound: list[Number], text: str) -> bool:
 _FROM_TO = re.compile(r"\bfrom[\s=:\"']+(\d[\d,]*(?:\.\d+)?)\b(?:[^\d\n]{0,40}?)\bto[\s=:\"']+(\d[\d,]*(?:\.\d+)?)\b", re.I)
 
 
-def _direction(s: Subject) -> Verdict | None:
+def _direction(s: Subject) -> FactVerdict | None:
     """ "Scaled down from 9 to 4" against ``from=4 to=9``: the same two values, the other way round."""
     claimed = [(a.replace(",", ""), b.replace(",", "")) for a, b in _FROM_TO.findall(s.positive)]
     if not claimed:
@@ -150,7 +150,7 @@ def _direction(s: Subject) -> Verdict | None:
     return None
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     turned = _direction(s)
     if turned is not None:
         return turned

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from urllib.parse import unquote_plus
 
-from .base import Check, Outcome, Subject, Verdict, norm, where
+from .base import Check, FactVerdict, Outcome, Subject, norm, where
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     if not s.facts.quotes:
         return None
     decoded = norm(unquote_plus(s.union)) if "%" in s.union or "+" in s.union else s.union  # "usb-c+charger" in a URL

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Check, Outcome, Subject, Verdict, har_statuses, line_statuses, seen, where
+from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_statuses, seen, where
 
 _PLURAL = re.compile(r"\b(?:entries|requests|calls|responses|replies|attempts|errors|they|these|those|both|each|every|all)\b"
                      r"|\b[1-5]\d\ds\b|\b[1-5]xx\b", re.I)
@@ -35,7 +35,7 @@ def _label(s: Subject) -> str:
     return "/".join([str(c) for c in s.facts.statuses] + [f"{c}xx" for c in s.facts.status_classes])
 
 
-def _conflict(s: Subject) -> Verdict | None:
+def _conflict(s: Subject) -> FactVerdict | None:
     """Cited HAR entries or access-log lines that carry another status than the one claimed."""
     facts = s.facts
     claimed = set(facts.statuses) | {c for k in facts.status_classes for c in range(k * 100, k * 100 + 100)}
@@ -61,7 +61,7 @@ def _conflict(s: Subject) -> Verdict | None:
     return None
 
 
-def _absent(s: Subject) -> Verdict | None:
+def _absent(s: Subject) -> FactVerdict | None:
     har = har_statuses(s.items)
     text = "\n".join(e.text for e in s.items if e.kind != "har")
     for status in s.facts.statuses:
@@ -84,7 +84,7 @@ def _absent(s: Subject) -> Verdict | None:
     return None
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     if not (s.facts.statuses or s.facts.status_classes):
         return None
     problem = _conflict(s) or (_absent(s) if s.facts.statuses else None)

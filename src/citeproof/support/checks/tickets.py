@@ -19,10 +19,10 @@ Failing::
 from __future__ import annotations
 
 from ...text import terms
-from .base import Check, Outcome, Subject, Verdict
+from .base import Check, FactVerdict, Outcome, Subject
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     tickets = s.of_kind("jira")
     if not tickets:
         return None

@@ -26,7 +26,7 @@ import re
 
 from ...evidence.timestamps import stamps_in
 from ..facts import ClaimTime
-from .base import Check, Outcome, Subject, Verdict, where
+from .base import Check, FactVerdict, Outcome, Subject, where
 
 
 def zone(name: str | None) -> dt.tzinfo:
@@ -52,7 +52,7 @@ def same_time(t: ClaimTime, instant: dt.datetime, tolerance: float) -> bool:
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
 
 
-def _written(s: Subject) -> Verdict:
+def _written(s: Subject) -> FactVerdict:
     """Without instants in a known format, the times of day written in the evidence text (``14:03:05``)."""
     clocks = [(int(h), int(m), int(sec) if sec else None) for e in s.items if e.kind != "timestamp"
               for h, m, sec in _CLOCK.findall(e.text) if int(h) < 24 and int(m) < 60]
@@ -73,7 +73,7 @@ def _written(s: Subject) -> Verdict:
     return CHECK.verdict(Outcome.SUPPORTED, "written", ", ".join(t.raw for t in s.facts.times), s.facts.times[0].raw)
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     if not s.facts.times:
         return None
     stamps = [st for e in s.items if e.kind in ("log", "har", "env", "config") for _, st in stamps_in(e.text, s.tz)]

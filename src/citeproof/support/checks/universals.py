@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Check, Outcome, Subject, Verdict, norm, probe, universal_groups, where
+from .base import Check, FactVerdict, Outcome, Subject, norm, probe, universal_groups, where
 
 _SAYS_ALL = re.compile(r"\b(?:all|every|each|both|none|no|always|entire|whole|cluster-wide|[0-9]+/[0-9]+|0 (?:failed|errors?))\b", re.I)
 
@@ -58,7 +58,7 @@ def _items(s: Subject) -> int:
     return sum(max(len(e.items), 1) for e in s.items if e.kind not in ("context", "timestamp"))
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     facts = s.facts
     cited = [e for e in s.items if e.kind not in ("context", "timestamp")]
     over_items = bool(cited) and all(e.kind in ("log", "har") for e in cited)  # a config key is a rule: it holds for each

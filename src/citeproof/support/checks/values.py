@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from ...model import Evidence
 from ...text import Quantity, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
-from .base import Check, Outcome, Subject, Verdict
+from .base import Check, FactVerdict, Outcome, Subject
 from .versions import matches
 
 Match = Literal["match", "mismatch", "not_stated"]
@@ -149,7 +149,7 @@ def _value(e: Evidence) -> Any:
     return None if value.startswith(("{", "[")) else value
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     cited = s.of_kind("config", "env")
     if not cited:
         return None

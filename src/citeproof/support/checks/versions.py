@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Check, Outcome, Subject, Verdict, where
+from .base import Check, FactVerdict, Outcome, Subject, where
 
 _EVIDENCE_VERSION = re.compile(r"(?<![\d.])v?(\d+(?:\.\d+)+(?:[-+][\w.]+)?)")  # also glued to a name: go1.20.7, CoreDNS-1.11.1
 _LOOKS_LIKE_VERSION = re.compile(r"\d+\.\d+\.\d+")
@@ -30,7 +30,7 @@ def matches(stated: str, actual: str) -> bool:
     return a == s or (a.startswith(s) and a[len(s)] in ".-_+ ")
 
 
-def check(s: Subject) -> Verdict | None:
+def check(s: Subject) -> FactVerdict | None:
     if not s.facts.versions:
         return None
     found = [m.group(1).lower() for e in s.items for m in _EVIDENCE_VERSION.finditer(e.text)]
