@@ -27,8 +27,8 @@ NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
-    "p1-ops": (0.75, 0.82), "p2-ops": (0.64, 0.72), "p3-ops": (0.66, 0.82), "p4-ops": (0.62, 0.72), "p5-ops": (0.70, 0.70),
-    "p6-ops": (0.67, 0.65), "p7-ops": (0.63, 0.68),
+    "p1-ops": (0.75, 0.82), "p2-ops": (0.66, 0.71), "p3-ops": (0.66, 0.82), "p4-ops": (0.62, 0.72), "p5-ops": (0.70, 0.69),
+    "p6-ops": (0.69, 0.64), "p7-ops": (0.63, 0.68),
 }
 
 
@@ -45,6 +45,32 @@ def test_docstring_examples() -> None:
     vendor = Evidence(kind="log", text="connecting to vendor api", source="app.log")
     failing = [a.word for a in anchor_claim("The vendor secretly deleted our production database", [vendor]) if not a.evidence_word]
     assert failing == ["secretly", "deleted", "production", "database"]
+
+
+@pytest.mark.parametrize(("claim", "line", "word", "via"), [
+    ("The delivery was postponed", "status=deferred (connection timed out)", "postponed", "wordnet"),
+    ("The tunnel was mended", "tunnel repaired", "mended", "wordnet"),
+    ("The deferral was logged by postfix", "status=deferred (host not found)", "deferral", "derived"),
+])
+def test_wordnet_anchors_synonyms_and_derived_forms(claim: str, line: str, word: str, via: str) -> None:
+    anchors = {a.word: a for a in anchor_claim(claim, [Evidence(kind="log", text=line, source="app.log")])}
+    assert anchors[word].via == via, anchors[word]
+    assert anchors[word].evidence_word is not None
+
+
+def test_wordnet_does_not_anchor_a_doer_or_a_rare_sense() -> None:
+    worker = Evidence(kind="log", text="celery worker ready", source="app.log")
+    assert {a.word: a.via for a in anchor_claim("The job worked", [worker])}["worked"] == "none"  # worker is who works
+    began = Evidence(kind="log", text="got 3 rows", source="app.log")
+    assert {a.word: a.via for a in anchor_claim("The job began", [began])}["began"] == "none"  # "get" as "begin" is rare
+
+
+def test_wordnet_data_ships_with_its_license() -> None:
+    data = resources.files("citeproof").joinpath("data")
+    assert "Princeton University" in data.joinpath("WORDNET-LICENSE").read_text(encoding="utf-8")
+    reduced = json.loads(data.joinpath("wordnet.json").read_text(encoding="utf-8"))
+    assert reduced["senses_per_pos"] == 3 and reduced["synonym_pos"] == "va"
+    assert "refuse" in reduced["synsets"] and "exhaustion" in reduced["derived"]["exhaust"]
 
 
 def test_smallest_reproduction_of_issue(tmp_path: Path) -> None:

@@ -7,6 +7,11 @@ content word of the claim must be *anchored* in the cited evidence, by one of:
 ``lemma``      the same lemma ("failed" ~ "failing" ~ "fails"), from the lemminflect lemmatizer;
 ``synonym``    a word of the same concept in the operations lexicon (``data/lexicon.json``:
                exited / stopped / terminated; refused / rejected / denied; ...);
+``derived``    a derivationally related form in WordNet ("exhaustion" ~ "exhausted", "deferral" ~ "deferred";
+               not "worker" ~ "worked": only forms that name an act, event or state);
+``wordnet``    a verb or adjective sharing a WordNet synset among both words' three most frequent senses
+               ("postponed" ~ "deferred", "declined" ~ "refused"); ``data/wordnet.json`` is Princeton WordNet
+               3.0 reduced by ``tools/build_wordnet.py``, its license in ``data/WORDNET-LICENSE``;
 ``structure``  a structural reading of the evidence: ``key=value`` and ``key: value`` fields, CamelCase,
                snake_case and dotted names split into words, abbreviations and tags expanded
                (``[preauth]`` is "before authentication", ``OOMKilled`` is "out of memory killed"),
@@ -45,6 +50,8 @@ from dataclasses import dataclass
 from functools import cache
 from http import HTTPStatus
 from importlib import resources
+
+import orjson
 
 from ..model import Evidence
 from ..text import STOP_WORDS
@@ -105,7 +112,7 @@ class Anchor:
 
     word: str
     evidence_word: str | None  # None: not anchored
-    via: str  # lemma | synonym | structure | source | none
+    via: str  # lemma | synonym | derived | wordnet | structure | source | none
     location: str = ""
 
 
@@ -176,6 +183,27 @@ def _concepts(word: str) -> frozenset[int]:
     return frozenset(out)
 
 
+@cache
+def _wordnet() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
+    data = orjson.loads(resources.files("citeproof").joinpath("data/wordnet.json").read_bytes())
+    synsets = {k: tuple(v) for k, v in data["synsets"].items()}
+    derived = {k: tuple(v) for k, v in data["derived"].items()}
+    return synsets, derived
+
+
+@cache
+def _synsets(word: str) -> frozenset[int]:
+    """The WordNet synsets of the word's lemmas (their most frequent senses only, see ``tools/build_wordnet.py``)."""
+    synsets = _wordnet()[0]
+    return frozenset(n for lemma in lemmas(word) for n in synsets.get(lemma, ()))
+
+
+def _derived(word: str) -> list[str]:
+    """WordNet's derivationally related forms of the word's lemmas ("exhaustion" for "exhausted")."""
+    derived = _wordnet()[1]
+    return sorted({other for lemma in lemmas(word) for other in derived.get(lemma, ())})
+
+
 def _pieces(token: str) -> list[str]:
     """A token and the words inside it: snake_case, dotted, hyphenated and CamelCase parts."""
     parts = [token]
@@ -194,6 +222,7 @@ class _Vocabulary:
 
     words: dict[str, tuple[str, str, str]]  # lemma -> (evidence word, via, location)
     concepts: dict[int, tuple[str, str]]  # concept id -> (evidence word, location)
+    synsets: dict[int, tuple[str, str]]  # WordNet synset id -> (evidence word, location)
     joined: dict[str, tuple[str, str]]  # two adjacent words written as one ("health check" -> healthcheck)
 
     def add(self, word: str, via: str, location: str) -> None:
@@ -201,10 +230,12 @@ class _Vocabulary:
             self.words.setdefault(lemma, (word, via, location))
         for concept in _concepts(word):
             self.concepts.setdefault(concept, (word, location))
+        for synset in _synsets(word):
+            self.synsets.setdefault(synset, (word, location))
 
 
 def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
-    vocab = _Vocabulary({}, {}, {})
+    vocab = _Vocabulary({}, {}, {}, {})
     lex = lexicon()
     for e in evidence:
         where = e.location or e.source or e.kind
@@ -308,6 +339,15 @@ def _anchor(word: str, vocab: _Vocabulary) -> Anchor:
         if concept in vocab.concepts:
             shown, where = vocab.concepts[concept]
             return Anchor(word, shown, "synonym", where)
+    for other in _derived(word):
+        for lemma in sorted(lemmas(other)):
+            if lemma in vocab.words:
+                shown, _, where = vocab.words[lemma]
+                return Anchor(word, shown, "derived", where)
+    for synset in sorted(_synsets(word)):
+        if synset in vocab.synsets:
+            shown, where = vocab.synsets[synset]
+            return Anchor(word, shown, "wordnet", where)
     for piece in _pieces(word)[1:]:
         if piece in vocab.words:
             shown, _, where = vocab.words[piece]
