@@ -27,8 +27,8 @@ NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
-    "p1-ops": (0.75, 0.82), "p2-ops": (0.66, 0.71), "p3-ops": (0.66, 0.82), "p4-ops": (0.62, 0.72), "p5-ops": (0.70, 0.69),
-    "p6-ops": (0.69, 0.64), "p7-ops": (0.63, 0.68),
+    "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.71), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.73), "p5-ops": (0.71, 0.69),
+    "p6-ops": (0.70, 0.64), "p7-ops": (0.64, 0.68), "p8-ops": (0.81, 0.65),
 }
 
 

@@ -26,19 +26,27 @@ def _bundle(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize(("line", "right", "wrong"), [
+@pytest.mark.parametrize(("line", "right", "wrong", "refuted"), [
     ("[2026-05-21T13:41:04.881+0000][gc] GC(4805) Pause Young (Normal) (G1 Evacuation Pause) 2488M->1902M(4096M) 12.1ms",
      "the heap fell to 1,902 MB",
-     "the heap fell to 1,302 MB"),
+     "the heap fell to 1,302 MB", "contradicted"),
     ("2026-05-19 04:38:04.233 +00:00 [INF] Invoice sweep completed: 412 invoices processed in 00:00:04.2210000",
-     "the sweep took about 4.2 s", "the sweep took about 42 s"),
-    ("2026-05-19 04:38:04 INFO starting with -Xms4g -Xmx4g", "the JVM had a 4 GiB heap", "the JVM had an 8 GiB heap"),
+     "the sweep took about 4.2 s", "the sweep took about 42 s", "contradicted"),
+    ("2026-05-19 04:38:04 INFO starting with -Xms4g -Xmx4g", "the JVM had a 4 GiB heap", "the JVM had an 8 GiB heap", "contradicted"),
     ("2026-05-19 04:38:04 INFO memory used:3442183168 allowed:3435973836", "the limit was 3,435,973,836 allowed bytes",
-     "the limit was 3,435,973,837 allowed bytes"),
+     "the limit was 3,435,973,837 allowed bytes", "unsupported"),  # bare numbers: no amount of bytes written to refute it
+    ("Oct 13 02:15:57 batch-11 systemd[1]: ingest-worker.service: Watchdog timeout (limit 1min 30s)!",
+     "the watchdog limit was 90 seconds", "the watchdog limit was 60 seconds", "contradicted"),
+    ("Mar 14 02:47:02 ntp01 chronyd[812]: System clock wrong by -0.904117 seconds, adjustment started",
+     "the clock was about 0.9 s wrong", "the clock was about 9 s wrong", "contradicted"),
+    ("2026-05-19 04:38:04 INFO request served", "the request took 2 seconds", "the request took 3 seconds", None),
 ])
-def test_sizes_and_durations_as_logs_write_them(tmp_path: Path, line: str, right: str, wrong: str) -> None:
+def test_sizes_and_durations_as_logs_write_them(tmp_path: Path, line: str, right: str, wrong: str, refuted: str | None) -> None:
+    """A wrong amount is contradicted when the cited line writes another amount of that dimension; a line
+    writing none shows neither the right nor the wrong one (both unsupported)."""
     bundle = _bundle(tmp_path, {"app.log": line + "\n"})
-    assert _statuses(f"- {right} (app.log:1).\n- {wrong} (app.log:1).\n", bundle) == ["verified", "unsupported"]
+    expected = ["verified", refuted] if refuted else ["unsupported", "unsupported"]
+    assert _statuses(f"- {right} (app.log:1).\n- {wrong} (app.log:1).\n", bundle) == expected
 
 
 def test_a_declared_zone_reads_the_claims_times(tmp_path: Path) -> None:

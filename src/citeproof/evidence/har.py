@@ -4,8 +4,10 @@ A HAR file is parsed once per run. Each entry is summarised as
 
     ``METHOD URL -> STATUS statusText @ startedDateTime (time ms)``
 
-and, for the support check, its searchable text: the status, statusText, URL, request and response
-headers, the response body (base64 bodies decoded when they are text) and custom ``_``-prefixed fields
+and, for the support check, its searchable text: the status, statusText, URL, the timing phases
+(``dns 18.4 ms (DNS lookup)``; a phase of -1 does not apply and is left out), the server
+address, protocol, content size and type, request and response headers, the response body (base64
+bodies decoded when they are text) and custom ``_``-prefixed fields
 such as ``_error`` (Chrome writes a failed request as status 0 with ``_error: net::ERR_...``).
 """
 
@@ -58,7 +60,7 @@ class HarEntry:
         """Everything in the entry a claim could be checked against."""
         request = self.raw.get("request") or {}
         response = self.raw.get("response") or {}
-        parts = [self.summary()]
+        parts = [self.summary(), _timings(self.raw.get("timings")), _sizes(self.raw, response)]
         for side in (request, response):
             for header in side.get("headers") or []:
                 if isinstance(header, dict):
@@ -70,6 +72,41 @@ class HarEntry:
                 if isinstance(key, str) and key.startswith("_") and isinstance(value, str | int | float):
                     parts.append(f"{key}: {value}")
         return "\n".join(p for p in parts if p)
+
+
+# HAR 1.2 timing phases (shown name, key, words of the specification's definition; -1: the phase does not apply)
+_PHASES = (("queued", "blocked", ""), ("dns", "dns", "DNS lookup"), ("connect", "connect", "connection setup"),
+           ("ssl", "ssl", "TLS handshake"), ("send", "send", ""), ("wait", "wait", "waiting for the first byte"),
+           ("receive", "receive", ""))
+
+
+def _timings(timings: Any) -> str:
+    """The entry's timing phases as text: ``dns 18.4 ms (DNS lookup)``."""
+    if not isinstance(timings, dict):
+        return ""
+    out = []
+    for name, key, words in _PHASES:  # words that a negated claim could find ("not re-downloaded") are left out
+        value = timings.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            out.append(f"{name} {value:g} ms" + (f" ({words})" if words else ""))
+    return "timings: " + "; ".join(out) if out else ""
+
+
+def _sizes(entry: dict[str, Any], response: dict[str, Any]) -> str:
+    """Server address, protocol, content size and type as text."""
+    content = response.get("content") if isinstance(response.get("content"), dict) else {}
+    out = []
+    if isinstance(entry.get("serverIPAddress"), str) and entry["serverIPAddress"]:
+        out.append(f"server address {entry['serverIPAddress']}")
+    if isinstance(response.get("httpVersion"), str) and response["httpVersion"]:
+        out.append(f"protocol {response['httpVersion']}")
+    size = content.get("size") if isinstance(content, dict) else None
+    if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
+        out.append(f"content size {size} bytes")
+    mime = content.get("mimeType") if isinstance(content, dict) else None
+    if isinstance(mime, str) and mime:
+        out.append(f"content type {mime}")
+    return "; ".join(out)
 
 
 def _body(content: Any) -> str:

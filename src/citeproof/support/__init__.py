@@ -78,7 +78,7 @@ def check_support(
     citations give, e.g. ``±5s``); ``cited_times`` are the instants of its timestamp citations, which
     must also match the claim's other cited lines or entries when those carry times.
     """
-    items = tuple(evidence)
+    items = tuple(dict.fromkeys(evidence))  # the same lines cited twice ("entries 18, 25" and capture.har:entries-18,25) count once
     positive, negated = split_negation(claim_text)
     positive = _ASPECT.sub("", positive)
     http = any(e.kind == "har" for e in items)

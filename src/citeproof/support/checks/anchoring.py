@@ -22,6 +22,7 @@ Failing::
 from __future__ import annotations
 
 import re
+import string
 
 from ..anchor import Anchor, anchor_claim, claim_words, is_predicate, is_weak
 from ..events import events_in, neutral
@@ -36,6 +37,8 @@ _UNIT_WORDS = frozenset(
 ) | {z.lower() for z in ZONE_NAMES} | {"utc", "gmt", "z"}  # time zones belong to the time, checked by the time check
 
 
+_PUNCTUATION = string.punctuation + "—–…“”‘’"  # "**14:58 CEST**": emphasis and dashes around a unit word
+
 _CAUSE = re.compile(r"\b(?:because(?:\s+of)?|due\s+to|caused\s+by|owing\s+to|as\s+a\s+result\s+of|triggered\s+by)\b"
                     r"(.*?)(?=[;:]|\.(?:\s|$)|,\s(?:and|but|while|so|which)\b|$)", re.I)
 _CODE = re.compile(r"\b[A-Z][A-Z0-9_]{4,}\b")  # five or more capitals: a code (MISCONF), not an acronym (CORS, TLS)
@@ -48,7 +51,7 @@ def residual(text: str, facts: Facts) -> str:
     for value in sorted((*facts.identifiers, *facts.versions), key=len, reverse=True):
         text = text.replace(value, " ")
     text = re.sub(r"(?<![A-Za-z])\d[\w.:,%/+\-]*", " ", text)
-    return " ".join(w for w in text.split() if w.lower().strip(".,;:()") not in _UNIT_WORDS)
+    return " ".join(w for w in text.split() if w.lower().strip(_PUNCTUATION) not in _UNIT_WORDS)
 
 
 def anchors_of(s: Subject) -> tuple[Anchor, ...]:

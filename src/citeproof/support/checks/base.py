@@ -145,7 +145,8 @@ def universal_groups(items: Iterable[Evidence]) -> list[tuple[str, ...]]:
     """The separately cited items an "all"/"every" claim speaks of: HAR entries, and single cited lines."""
     items = list(items)
     groups = [e.items for e in items if e.kind == "har" and len(e.items) > 1]
-    singles = tuple(e.items[0] for e in items if e.kind == "log" and len(e.items) == 1)
+    # a single line with the file it is in: "batch-12-dmesg.log" names the host its dmesg lines leave unnamed
+    singles = tuple(f"{e.items[0]}\n{e.source}" for e in items if e.kind == "log" and len(e.items) == 1)
     if len(singles) > 1:
         groups.append(singles)
     return groups

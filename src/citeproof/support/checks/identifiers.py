@@ -42,6 +42,15 @@ def _signal_names(text: str) -> list[str]:
     return out
 
 
+_NAME_NUMBER = re.compile(r"([a-z][a-z_]*)-(\d+)")
+
+
+def _as_field(ident: str, union: str) -> bool:
+    """A word-number name ("page-2", "shard-3") written as a field of the evidence (``page=2``, ``shard: 3``)."""
+    m = _NAME_NUMBER.fullmatch(ident.lower())
+    return m is not None and re.search(rf"\b{re.escape(m.group(1))}\s?[=:]\s?[\"']?{m.group(2)}(?!\d)", union) is not None
+
+
 def check(s: Subject) -> FactVerdict | None:
     facts = s.facts
     software = facts.software
@@ -52,7 +61,8 @@ def check(s: Subject) -> FactVerdict | None:
     union = union + "\n" + " ".join(_signal_names(s.union))
     for ident in facts.identifiers:
         # "NameNode" may be named by the cited file (hdfs/namenode.log) rather than by its lines
-        if probe(ident) not in s.union and probe(ident) not in union and probe(ident) not in sources:
+        if probe(ident) not in s.union and probe(ident) not in union and probe(ident) not in sources \
+                and not _as_field(ident, s.union):
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{ident}' does not occur in the cited evidence", ident,
                                  location=where(s.items))
     named = s.union + "\n" + sources + "\n" + norm(" ".join(written_by(e.text) for e in s.items if e.kind in ("log", "har")))

@@ -25,6 +25,7 @@ Failing::
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 
 from ...evidence.timestamps import stamps_in
@@ -104,10 +105,37 @@ def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
     return False
 
 
+def _other_value(n: Number, found: list[Amount], s: Subject) -> str | None:
+    """What the cited evidence gives instead of quantity ``n``: the nearest amount it writes in the same dimension
+    ("241 seconds" against a claimed "360 seconds"), or the one gap between its only two instants; None when it
+    writes no such amount, when the claim states a bound ("over 30 seconds"), which other values do not refute, or
+    a percentage."""
+    claim = n.claimed
+    if claim is None or claim.dim in ("", "%"):
+        return None  # a percentage is often of another whole than the evidence's ("81 % of the volume")
+    low, high = claim.ranges[0]
+    if low <= 0 or high / low > 1.25:
+        return None
+    middle = (low + high) / 2
+    same = [a for a in found if a.dim == claim.dim and a.value > 0]
+    if same:
+        return min(same, key=lambda a: (abs(math.log(a.value / middle)), a.raw)).raw
+    lines = [line for e in s.items if e.kind in ("log", "har", "timestamp") for line in e.text.splitlines()[:3] if line.strip()]
+    if claim.dim == "s" and len(lines) == 2:  # two cited lines: "stayed Degraded for 12 minutes (lines 156 and 206)"
+        stamps = sorted({st.instant.timestamp() for line in lines for _, st in stamps_in(line, dt.UTC)})[:3]
+        if len(stamps) == 2:
+            return f"{stamps[1] - stamps[0]:g} s between the cited instants"
+    return None
+
+
 def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str, s: Subject) -> FactVerdict | None:
     if n.quantity is not None:
         if _shown(n, found, s):
             return None
+        other = _other_value(n, found, s)
+        if other is not None:
+            return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the claim says '{n.raw}', the cited evidence says '{other}'",
+                                 n.raw, other, where(s.items))
         return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{n.raw}' is not in the cited evidence", n.raw, location=where(s.items))
     bound = [e for e in seen if e.nouns & n.nouns]
     if any(same_number(e.value, n.value) for e in bound):

@@ -4,7 +4,8 @@ A universal claim that cites one single line, entry or key that does not itself 
 ("the alarm was raised on every node", citing one node's line) is unsupported.
 
 The items are the separately cited lines (several ``file:N`` citations) or the entries of one HAR
-citation; each must carry every quoted string and identifier the claim states. Statuses over HAR
+citation; each must carry every quoted string and identifier the claim states, except identifiers the claim
+gives one per item ("both hosts lost contact, batch-11 at 02:13:52 and batch-12 at 02:13:53"). Statuses over HAR
 entries are checked entry by entry by the status check; counts by the count check.
 
 Passing::
@@ -58,6 +59,15 @@ def _items(s: Subject) -> int:
     return sum(max(len(e.items), 1) for e in s.items if e.kind not in ("context", "timestamp"))
 
 
+def _respective(identifiers: tuple[str, ...], texts: list[str]) -> frozenset[str]:
+    """Identifiers the claim gives one per item ("both hosts, at 02:13:52 on batch-11 and 02:13:53 on batch-12"):
+    two or more, each shown by some items but not all, and every item showing one of them."""
+    partial = [i for i in identifiers if 0 < sum(probe(i) in t for t in texts) < len(texts)]
+    if len(partial) >= 2 and all(any(probe(i) in t for i in partial) for t in texts):
+        return frozenset(partial)
+    return frozenset()
+
+
 def check(s: Subject) -> FactVerdict | None:
     facts = s.facts
     cited = [e for e in s.items if e.kind not in ("context", "timestamp")]
@@ -73,14 +83,15 @@ def check(s: Subject) -> FactVerdict | None:
     if not groups:
         return None
     for group in groups:
-        for n, item in enumerate(group, 1):
-            text = norm(item)
+        texts = [norm(item) for item in group]
+        spread = _respective(facts.identifiers, texts)
+        for n, text in enumerate(texts, 1):
             missing_quote = next((q for q in facts.quotes if norm(q) not in text), None)
             if missing_quote is not None:
                 return CHECK.verdict(Outcome.UNSUPPORTED, "not_every_item",
                                      f"the claim says every cited item shows '{facts.quotes[0]}', but cited item {n} of "
                                      f"{len(group)} does not", missing_quote, f"item {n}")
-            missing = next((i for i in facts.identifiers if probe(i) not in text), None)
+            missing = next((i for i in facts.identifiers if probe(i) not in text and i not in spread), None)
             if missing is not None:
                 return CHECK.verdict(Outcome.UNSUPPORTED, "not_every_item",
                                      f"the claim says it holds for every cited item, but '{missing}' is not in cited item "

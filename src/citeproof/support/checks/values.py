@@ -52,7 +52,9 @@ def values_match(stated: str, actual: Any, key: str = "") -> bool:
     leading = _VERSION.match(actual_text.strip())  # "17.0.10+7-LTS (Amazon Corretto)" is version 17.0.10+7-LTS
     if _VERSION.fullmatch(stated.strip()) and leading:
         return matches(stated, leading.group(1))
-    return False
+    # a release named by its leading components: "systemd 252" is 252.30-1~deb12u2, "Java 17" is 17.0.10
+    return leading is not None and bool(re.fullmatch(r"\d+", stated.strip())) and bool(
+        re.match(re.escape(stated.strip()) + r"[.\-~+_]", actual_text.strip()))
 
 
 def _text(value: Any) -> str:
