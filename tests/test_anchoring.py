@@ -27,8 +27,8 @@ NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
-    "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.71), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.73), "p5-ops": (0.71, 0.69),
-    "p6-ops": (0.70, 0.64), "p7-ops": (0.64, 0.68), "p8-ops": (0.81, 0.65),
+    "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.74), "p5-ops": (0.71, 0.69),
+    "p6-ops": (0.70, 0.67), "p7-ops": (0.63, 0.68), "p8-ops": (0.80, 0.68),
 }
 
 
@@ -63,6 +63,14 @@ def test_wordnet_does_not_anchor_a_doer_or_a_rare_sense() -> None:
     assert {a.word: a.via for a in anchor_claim("The job worked", [worker])}["worked"] == "none"  # worker is who works
     began = Evidence(kind="log", text="got 3 rows", source="app.log")
     assert {a.word: a.via for a in anchor_claim("The job began", [began])}["began"] == "none"  # "get" as "begin" is rare
+
+
+def test_an_adverb_of_manner_must_be_anchored(tmp_path: Path) -> None:
+    (tmp_path / "app.log").write_text("2026-03-02 14:02:11 INFO chronyd: System clock was stepped by 2.7 seconds\n", encoding="utf-8")
+    findings = ("- chronyd stepped the system clock by 2.7 seconds (app.log:1).\n"
+                "- chronyd gradually stepped the system clock by 2.7 seconds (app.log:1).\n"
+                "- chronyd eventually stepped the system clock by 2.7 seconds (app.log:1).\n")  # a hedge, not a manner
+    assert _statuses(findings, tmp_path) == ["verified", "unsupported", "verified"]
 
 
 def test_wordnet_data_ships_with_its_license() -> None:

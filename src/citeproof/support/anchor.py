@@ -154,6 +154,22 @@ def is_predicate(word: str) -> bool:
     return bool(forms) and set(forms) <= {"VERB", "AUX"} and word.lower() not in forms.get("VERB", ())
 
 
+_FREQUENCY = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "yearly", "early"})  # when, not how
+
+
+@cache
+def is_manner(word: str) -> bool:
+    """An adverb of manner ("gradually", "permanently", "cleanly"): only an adverb for lemminflect, ending in -ly.
+    Such a qualifier says how something happened and must be anchored; hedges and order words ("possibly",
+    "finally") are the lexicon's framing and never get here."""
+    from lemminflect import getAllLemmas
+
+    forms = getAllLemmas(word.lower())
+    if word.lower() in _FREQUENCY:
+        return False
+    return word.lower().endswith("ly") and bool(forms) and set(forms) <= {"ADV", "ADJ"} and "ADV" in forms
+
+
 def is_weak(word: str) -> bool:
     """A participant noun (server, client, user, ...) that a cited line may leave implicit."""
     return bool(lemmas(word) & lexicon().weak)
@@ -279,7 +295,7 @@ def _structural_text(e: Evidence) -> str:
     if e.kind == "log" and _REFUSAL.search(text) and _FAILURE.search(text) and not _TIMEOUT.search(text):
         extra.append("refused rejected denied turned away")  # a login, connection or request that failed, not timed out
     if _SUCCESS.search(text):
-        extra.append("recovered recovery restored again")  # a success after the trouble the claim speaks of
+        extra.append("recovered recovery restored again normal normally")  # a success, after the trouble the claim speaks of
     if _WARNING.search(text):
         extra.append("warning warned")
     logged = {int(next(g for g in m.groups() if g)) for m in _ACCESS_LINE.finditer(text)}

@@ -2,7 +2,8 @@
 (see :mod:`citeproof.support.anchor` for how a word is anchored).
 
 The hard facts (quotes, identifiers, versions, numbers, units) are left to their own checks. An
-unanchored word of the event table ("crashed", "deleted") makes the claim unsupported, and so do more
+unanchored word of the event table ("crashed", "deleted") or adverb of manner ("gradually", "permanently",
+"cleanly": a qualifier of how it happened) makes the claim unsupported, and so do more
 than ``anchor_slack`` (default 2) other unanchored words; participant nouns the lexicon calls weak
 (server, client, user, ...) are not counted. ``anchor_strict_verbs`` makes every unanchored verb fail.
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 import re
 import string
 
-from ..anchor import Anchor, anchor_claim, claim_words, is_predicate, is_weak
+from ..anchor import Anchor, anchor_claim, claim_words, is_manner, is_predicate, is_weak
 from ..events import events_in, neutral
 from ..facts import QUOTE_PATTERNS, ZONE_NAMES, Facts, software_pattern
 from .base import Check, FactVerdict, Outcome, Subject, where
@@ -72,7 +73,7 @@ def check(s: Subject) -> FactVerdict | None:
     # a neutral step ("began", "created") may go unshown only beside an event the evidence does show
     shown_event = any(a.evidence_word is not None and (events_in(a.word) or is_predicate(a.word)) for a in anchors)
     strict = [w for w in loose if (set(events_in(w)) - (neutral() if shown_event else frozenset())) or w.lower() in codes
-              or w in cause or (s.strict_verbs and is_predicate(w))]
+              or w in cause or (s.strict_verbs and is_predicate(w)) or is_manner(w)]
     if loose and (len(loose) > s.slack or strict):
         return CHECK.verdict(Outcome.UNSUPPORTED, "unanchored" if not strict else "event_unanchored",
                              "unsupported: the cited evidence does not show " + ", ".join(f"'{w}'" for w in loose[:6]),
