@@ -27,7 +27,7 @@ NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
-    "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.74), "p5-ops": (0.71, 0.69),
+    "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.74), "p5-ops": (0.73, 0.67),
     "p6-ops": (0.70, 0.67), "p7-ops": (0.63, 0.68), "p8-ops": (0.80, 0.68),
 }
 
@@ -56,6 +56,19 @@ def test_wordnet_anchors_synonyms_and_derived_forms(claim: str, line: str, word:
     anchors = {a.word: a for a in anchor_claim(claim, [Evidence(kind="log", text=line, source="app.log")])}
     assert anchors[word].via == via, anchors[word]
     assert anchors[word].evidence_word is not None
+
+
+@pytest.mark.parametrize(("claim", "line", "words"), [
+    ("The upload was turned away", "2026-03-02 14:02:11 upload blocked by WAF rule 942100", ("turned", "away")),  # lexicon
+    ("The scheduler stopped", "2026-03-02 14:02:11 scheduler shut down", ("stopped",)),  # a phrase in the evidence
+    ("The listener shut down", "2026-03-02 14:02:11 listener closed", ("shut",)),  # WordNet: shut ~ close
+    ("The proxy listened on port 8443", "2026-03-02 14:02:11 proxy listening on 10.0.0.5:8443", ("port",)),  # address:port
+])
+def test_phrasal_verbs_and_ports_are_anchored(claim: str, line: str, words: tuple[str, ...]) -> None:
+    anchors = {a.word: a for a in anchor_claim(claim, [Evidence(kind="log", text=line, source="app.log")])}
+    assert all(anchors[w].evidence_word is not None for w in words), anchors
+    turned = Evidence(kind="log", text="2026-03-02 14:02:11 upload blocked by WAF rule 942100", source="app.log")
+    assert anchor_claim("The upload was turned around", [turned])[-1].evidence_word is None
 
 
 def test_wordnet_does_not_anchor_a_doer_or_a_rare_sense() -> None:

@@ -7,7 +7,8 @@ relations, so the package ships a small JSON file and no WordNet reader.
 
 What is kept, and why:
 
-* single-word lemmas only (alphabetic, 2+ letters) — claims are matched word by word;
+* single-word lemmas (alphabetic, 2+ letters), and phrasal verbs of a verb and a particle ("turn away",
+  "shut down"), which the anchoring check reads as one word when a claim or a line writes them together;
 * for each lemma, only its first ``SENSES`` senses per part of speech: WordNet orders a lemma's senses by
   how often they were tagged in the SemCor corpus, so rare senses ("get" meaning "begin") do not make
   everyday words synonyms;
@@ -45,7 +46,14 @@ POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 OUT = Path(__file__).resolve().parent.parent / "src" / "citeproof" / "data"
 
 
-def _word_ok(word: str) -> bool:
+_PARTICLES = frozenset("up down away off out in over back on through around".split())
+
+
+def _word_ok(word: str, pos: str = "") -> bool:
+    """A single word, or a phrasal verb of a verb and a particle ("turn_away", "shut_down", "give_up")."""
+    if pos == "v" and word.count("_") == 1:
+        verb, particle = word.split("_")
+        return verb.isalpha() and verb.isascii() and particle in _PARTICLES
     return word.isalpha() and word.isascii() and len(word) > 1
 
 
@@ -59,8 +67,8 @@ def _index(root: Path, pos: str, senses: int) -> dict[str, list[str]]:
         lemma, p_cnt = parts[0], int(parts[3])
         count = int(parts[2])
         offsets = parts[6 + p_cnt:6 + p_cnt + count]
-        if _word_ok(lemma):
-            out[lemma] = offsets[:senses]
+        if _word_ok(lemma, pos):
+            out[lemma.replace("_", " ")] = offsets[:senses]
     return out
 
 
@@ -76,7 +84,7 @@ def _data(root: Path, pos: str, names: list[str]) -> dict[str, Synset]:
             continue
         parts = line.split(" | ", 1)[0].split()
         offset, count = parts[0], int(parts[3], 16)
-        words = [parts[4 + 2 * i].lower() for i in range(count)]
+        words = [parts[4 + 2 * i].lower().replace("_", " ") for i in range(count)]
         at = 4 + 2 * count
         pointers = []
         for i in range(int(parts[at])):

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from functools import cache
 from http import HTTPStatus
 from importlib import resources
+from itertools import pairwise
 
 import orjson
 
@@ -64,6 +65,8 @@ _FALSE = frozenset({"false", "0", "no", "off", "none", "disabled", "null"})
 _ACCESS_LINE = re.compile(  # a status inside a log line: access-log format, a HAR summary, "HTTP 429", "status=503"
     r'"(?:GET|POST|PUT|DELETE|HEAD|PATCH|OPTIONS|CONNECT|TRACE) [^"]*" ([1-5]\d\d) |\s->\s(\d{1,3})\b'
     r"|\bHTTP(?:/\d(?:\.\d)?)?\s([1-5]\d\d)\b|\b(?:status|status_code|code)[=:]\s?\"?([1-5]\d\d)\b", re.I)
+_HOST_PORT = re.compile(  # an address with its port: 10.0.3.41:53360, api-3:8080, db01.internal:5432, [::]:443
+    r"(?:(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}|\b(?=[\w.-]*[\d.-])[A-Za-z][\w.-]*[A-Za-z0-9]|\blocalhost|\]):(\d{2,5})\b(?![:.]\d)")
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])")
 _SEVERE = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|EMERG|ALERT|CRIT|E)\b|\[(?:error|crit|alert|emerg)\]")
 _WARNING = re.compile(r"\b(?:WARN|WARNING|W)\b|\[warn\]")
@@ -71,7 +74,7 @@ _ARROW = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[KMGT]?B?\s?(?:->|→|=>)\s?(\d+(
 _NEGATED_BEFORE = re.compile(r"\b(?:not|never|cannot|can't|won't|couldn't|didn't|wasn't|isn't|unable\s+to)\s+(?:be\s+)?$", re.I)
 _FAILURE = re.compile(r"\b(?:failed|failing|fail|failure|unable|cannot|can't|FATAL|ERROR|not authori[sz]ed|not allowed|"
                       r"reserved|too many|exceeded|invalid|denied|refused|rejected)\b|\b[45]\d\d\b", re.I)
-_REFUSAL = re.compile(r"\b(?:connection|connections|login|logins|password|authentication|auth|request|requests|commit|offset|"
+_REFUSAL = re.compile(r"\b(?:connection|connections|clients?|login|logins|password|authentication|auth|request|requests|commit|offset|"
                       r"handshake|session|upload|query|access|permission|slots?|certificate|token|range)\b", re.I)
 _TIMEOUT = re.compile(r"\b(?:timed? ?out|timeout|deadline)\b", re.I)
 _SUCCESS = re.compile(r"\b(?:succeeded|success|successful|successfully|completed|authori[sz]ed|accepted|healthy|restored|"
@@ -220,6 +223,32 @@ def _derived(word: str) -> list[str]:
     return sorted({other for lemma in lemmas(word) for other in derived.get(lemma, ())})
 
 
+def _phrase_keys(first: str, second: str) -> list[str]:
+    """The phrasal verbs two adjacent words may be ("turned away" -> "turn away"), known to the lexicon or WordNet."""
+    if second not in _PARTICLES:
+        return []
+    known = lexicon().concepts.keys() | _wordnet()[0].keys()
+    return sorted(k for k in (f"{lemma} {second}" for lemma in lemmas(first)) if k in known)
+
+
+_PARTICLES = frozenset("up down away off out in over back on through around".split())
+
+
+def _phrase_anchors(text: str, vocab: _Vocabulary) -> dict[str, Anchor]:
+    """Claim words anchored as part of a phrasal verb the evidence shows by a synonym ("turned away" ~ "refused")."""
+    out: dict[str, Anchor] = {}
+    tokens = [m.group(0).lower() for m in _WORD.finditer(text)]
+    for first, second in pairwise(tokens):
+        for key in _phrase_keys(first, second):
+            hit = next(((vocab.concepts[c], "synonym") for c in sorted(lexicon().concepts.get(key, ())) if c in vocab.concepts), None)
+            hit = hit or next(((vocab.synsets[n], "wordnet") for n in sorted(_wordnet()[0].get(key, ())) if n in vocab.synsets), None)
+            if hit is not None:
+                (shown, where), via = hit
+                out.setdefault(first, Anchor(first, shown, via, where))
+                out.setdefault(second, Anchor(second, shown, via, where))
+    return out
+
+
 def _pieces(token: str) -> list[str]:
     """A token and the words inside it: snake_case, dotted, hyphenated and CamelCase parts."""
     parts = [token]
@@ -240,6 +269,15 @@ class _Vocabulary:
     concepts: dict[int, tuple[str, str]]  # concept id -> (evidence word, location)
     synsets: dict[int, tuple[str, str]]  # WordNet synset id -> (evidence word, location)
     joined: dict[str, tuple[str, str]]  # two adjacent words written as one ("health check" -> healthcheck)
+
+    def add_phrase(self, first: str, second: str, location: str) -> None:
+        """Two adjacent words that are one phrasal verb ("shut down", "gave up"): its concepts and synsets."""
+        for key in _phrase_keys(first, second):
+            shown = f"{first} {second}"
+            for concept in lexicon().concepts.get(key, ()):
+                self.concepts.setdefault(concept, (shown, location))
+            for synset in _wordnet()[0].get(key, ()):
+                self.synsets.setdefault(synset, (shown, location))
 
     def add(self, word: str, via: str, location: str) -> None:
         for lemma in lemmas(word):
@@ -271,6 +309,7 @@ def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
                     vocab.add(extra, "structure", where)
                 if previous:
                     vocab.joined.setdefault(previous + piece, (f"{previous} {piece}", where))
+                    vocab.add_phrase(previous, piece, where)
                 previous = piece
     return vocab
 
@@ -302,6 +341,8 @@ def _structural_text(e: Evidence) -> str:
     extra.extend(_status_words(status) + " client served started sent" for status in sorted(logged))
     if _IPV4.search(text):
         extra.append("address ip host client peer")
+    if _HOST_PORT.search(text):
+        extra.append("port")  # 10.0.3.41:53360, api-3:8080, [::1]:443
     if _BOT.search(text):
         extra.append("crawler bot robot spider")
     if e.kind in _READINGS:
@@ -342,7 +383,11 @@ def anchor_claim(text: str, evidence: Iterable[Evidence]) -> list[Anchor]:
     if not words:
         return []
     vocab = _vocabulary(evidence)
-    return [_anchor(word, vocab) for word in words]
+    anchors = [_anchor(word, vocab) for word in words]
+    if all(a.evidence_word is not None for a in anchors):
+        return anchors
+    phrased = _phrase_anchors(text, vocab)
+    return [phrased.get(a.word, a) if a.evidence_word is None else a for a in anchors]
 
 
 def _anchor(word: str, vocab: _Vocabulary) -> Anchor:
