@@ -28,7 +28,7 @@ PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
     "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.74), "p5-ops": (0.73, 0.67),
-    "p6-ops": (0.70, 0.67), "p7-ops": (0.63, 0.68), "p8-ops": (0.80, 0.68),
+    "p6-ops": (0.70, 0.67), "p7-ops": (0.63, 0.68), "p8-ops": (0.80, 0.68), "p9-ops": (0.78, 0.75),
 }
 
 
@@ -187,3 +187,12 @@ def test_numbered_notes_are_read_only_when_referred_to(tmp_path: Path) -> None:
     listed = citeproof.validate("## Evidence\n\n1. The vendor API returned 503 (app.log:1).\n[2] The vendor API recovered (app.log:2).\n",
                                 tmp_path, now=NOW, use_cache=False)
     assert [c.status.value for c in listed.claims] == ["verified", "verified"]
+
+
+def test_titles_greetings_and_offers_are_not_claims(tmp_path: Path) -> None:
+    (tmp_path / "app.log").write_text("2026-03-02 14:02:11 ERROR worker killed by the OOM killer\n", encoding="utf-8")
+    findings = ("Hi all, posting my findings on last night's failure below.\n\n"
+                "1. **What the log shows**\n"
+                "   The worker was killed by the OOM killer (app.log:1).\n\n"
+                "Happy to pair on the fix tomorrow.\n")
+    assert _statuses(findings, tmp_path) == ["verified"]

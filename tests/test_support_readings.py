@@ -128,3 +128,33 @@ def test_a_count_over_a_range_is_not_excused_by_the_same_number_elsewhere(tmp_pa
     bundle = _bundle(tmp_path, {"access.log": "\n".join(lines) + "\n"})
     assert _statuses("- The log holds 6 requests (access.log:1-6).\n- The log holds 4 requests (access.log:1-6).\n",
                      bundle) == ["verified", "contradicted"]
+
+
+def test_the_size_of_a_change_the_evidence_writes(tmp_path: Path) -> None:
+    line = "[2026-02-17T09:42:10.575+0000][gc] GC(45) Pause Full (G1 Compaction Pause) 1536M->1120M(1536M) 2977.910ms"
+    bundle = _bundle(tmp_path, {"gc.log": line + "\n"})
+    findings = ("- The Full GC freed about 416 MB (gc.log:1).\n"
+                "- The Full GC freed about 600 MB (gc.log:1).\n"
+                "- The Full GC took 416 MB (gc.log:1).\n")  # no word of a change: 416 MB is no amount the line writes
+    assert _statuses(findings, bundle) == ["verified", "contradicted", "contradicted"]
+
+
+def test_an_exit_status_above_128_names_the_signal(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"pod.txt": "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    137\n"})
+    findings = "- The container was ended by SIGKILL (pod.txt:1-3).\n- The container was ended by SIGTERM (pod.txt:1-3).\n"
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+def test_the_same_evidence_cited_twice_counts_once(tmp_path: Path) -> None:
+    lines = "".join(f'203.0.113.7 - - [02/Mar/2026:14:02:1{i} +0000] "GET /a HTTP/1.1" 429 0 "-" "curl/8.5"\n' for i in range(3))
+    bundle = _bundle(tmp_path, {"access.log": lines})
+    assert _statuses("- Three requests got 429 (access.log:1-3) (access.log:1-3).\n", bundle) == ["verified"]
+
+
+def test_a_count_of_entities_counts_distinct_ones(tmp_path: Path) -> None:
+    lines = "".join(f"2026-10-20 09:14:0{i} UTC [{pid}] app@orders LOG:  process {pid} still waiting for ShareLock\n"
+                    f"2026-10-20 09:14:0{i} UTC [{pid}] app@orders STATEMENT:  SELECT 1\n" for i, pid in enumerate((51877, 51880, 51893)))
+    bundle = _bundle(tmp_path, {"postgresql.log": lines})
+    findings = "- Three app backends were waiting for a ShareLock (postgresql.log:1-6).\n" \
+               "- Four app backends were waiting for a ShareLock (postgresql.log:1-6).\n"
+    assert _statuses(findings, bundle) == ["verified", "contradicted"]

@@ -39,7 +39,8 @@ _SENT_END = re.compile(  # a footnote marker may follow the stop: "... state.[^1
 _PLAN = re.compile(
     r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"
     r"\s+need to|\s+should|\s+would like to|\s+want to)|let me|let's|let us|next step|to do:|todo)\b"
-    r"|^(?:next|next steps?|follow-?ups?|to do|action items?)\s?:",
+    r"|^(?:next|next steps?|follow-?ups?|to do|action items?)\s?:"
+    r"|^(?:(?:i'm|i am|we're|we are)\s+)?(?:happy|glad|available|around)\s+to\b|^(?:feel free|ping me|let me know|reach out)\b",
     re.I,
 )
 _META = re.compile(
@@ -51,7 +52,7 @@ _META = re.compile(
 # sentences about the investigation or the document rather than the incident ("I reviewed the bundle.",
 # "Here are my findings.", "All claims below are cited."): not claims when they cite nothing
 _ABOUT_WORK = re.compile(
-    r"^(?:(?:okay|ok|so|alright|right),?\s+)?"
+    r"^(?:(?:okay|ok|so|alright|right|(?:hi|hello|hey)(?:\s+(?:all|team|everyone|folks))?),?\s+)?"
     r"(?:(?:i|we)(?:\s+have|'ve)?\s+(?:also\s+|then\s+|first\s+|now\s+)?(?:reviewed|investigated|analy[sz]ed|read|looked|went|gone|"
     r"been\s+through|dug|parsed|checked|"
     r"examined|inspected|summari[sz]ed|used|collected|pulled|gathered|compared|walked|scanned|grepped|searched|correlated|"
@@ -172,6 +173,11 @@ def blocks(text: str) -> Iterator[_Block]:
             continue
         table_header_pending = False
         bm = _BULLET.match(body)
+        if bm and _BOLD_HEADING.match(body[bm.end():]):  # "1. **What the GC log shows**": a numbered section title
+            if current:
+                yield current
+                current = None
+            continue
         if bm:
             if current:
                 yield current

@@ -32,8 +32,12 @@ _SIGNAL = re.compile(r"\b(?:signal\s+|status=|code=killed,\s*status=)(\d{1,2})(?
                      r"|\bsignal:?\s+(kill|term|hup|int|segv|abrt)\b|\bsignal:?\s+(terminated|killed|interrupt|hangup)\b", re.I)
 
 
+# a process ended by signal N exits with status 128 + N (POSIX shells, container runtimes): "Exit Code: 137" is SIGKILL
+_EXIT_BY_SIGNAL = re.compile(r"\bexit(?:[ _]?code|[ _]?status)?[\s:=\"']{1,12}(129|13[0-9]|14[0-3])\b", re.I)
+
+
 def _signal_names(text: str) -> list[str]:
-    out = []
+    out = [f"sig{_SIGNALS[str(int(m.group(1)) - 128)]}" for m in _EXIT_BY_SIGNAL.finditer(text) if str(int(m.group(1)) - 128) in _SIGNALS]
     for m in _SIGNAL.finditer(text):
         word = {"terminated": "term", "killed": "kill", "interrupt": "int", "hangup": "hup"}.get((m.group(4) or "").lower(), "")
         name = (m.group(2) or m.group(3) or word or _SIGNALS.get(m.group(1) or "", "")).lower()

@@ -3,7 +3,9 @@
 * A number with a unit ("30 s", "512 MiB", "1.2 seconds") equals a quantity of the evidence across
   units (``30000 ms``; ``timeout_ms: 30000``; a config key's unit suffix), or a bare number of the
   evidence; "about"/"roughly" allows 2 %.
-* A duration may be the time between two cited instants ("13 minutes later", "six seconds apart").
+* A duration may be the time between two cited instants ("13 minutes later", "six seconds apart"), and an
+  amount the difference of two the evidence writes when the claim says so ("freed 416 MB", "over by 32 MiB").
+* An amount the evidence writes with another value of the same dimension is contradicted, naming it.
 * A number bound to a noun ("pool size 20", "port 8443") occurs in the evidence; the same noun shown
   with another number is a mismatch ("pool size 20" against "pool size 10").
 * A change "from 9 to 4" is contradicted by evidence that records it the other way round (``from=4 to=9``).
@@ -38,6 +40,7 @@ from .counts import tally
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 MAX_INSTANTS = 200
+_WEEK = 7 * 86400.0
 _UPTIME = re.compile(r"^\[\s*(\d+\.\d{3,6})\]", re.M)  # instants of the cited evidence compared pairwise for a stated duration
 
 
@@ -105,6 +108,29 @@ def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
     return False
 
 
+# words that make a claimed amount a difference of two others ("freed about 416 MB", "over the watermark by 32 MiB")
+_CHANGE = re.compile(r"\b(?:by|freed|frees|reclaimed|released|grew|grown|shrank|shrunk|dropped|fell|rose|increased|decreased|"
+                     r"reduced|gained|lost|more|less|fewer|over|above|below|under|short|exceed\w*|difference|delta|headroom|"
+                     r"margin|remaining|left|saved|cut)\b", re.I)
+# a change the evidence writes: 1536M->1120M, 2.1 GB → 1.4 GB, from 900 ms to 1.2 s
+_WRITTEN_CHANGE = re.compile(r"(\d[\d,]*(?:\.\d+)?\s?[A-Za-zµ%]*)\s?(?:->|→|=>|\bto\b)\s?(\d[\d,]*(?:\.\d+)?\s?[A-Za-zµ%]*)")
+
+
+def _difference(n: Number, s: Subject) -> bool:
+    """The claimed amount is the size of a change the cited evidence writes (``1536M->1120M``) and the claim says
+    it is one ("freed about 416 MB")."""
+    claim = n.claimed
+    if claim is None or not claim.dim or not _CHANGE.search(s.positive):
+        return False
+    for e in s.items:
+        for m in _WRITTEN_CHANGE.finditer(e.text):
+            before, after = amounts(m.group(1)), amounts(m.group(2))
+            for a, b in zip(before, after, strict=False):  # the same reading of both sides (powers of 1000 or of 1024)
+                if a.dim == b.dim == claim.dim and any(low <= abs(b.value - a.value) <= high for low, high in claim.ranges):
+                    return True
+    return False
+
+
 def _other_value(n: Number, found: list[Amount], s: Subject) -> str | None:
     """What the cited evidence gives instead of quantity ``n``: the nearest amount it writes in the same dimension
     ("241 seconds" against a claimed "360 seconds"), or the one gap between its only two instants; None when it
@@ -123,14 +149,14 @@ def _other_value(n: Number, found: list[Amount], s: Subject) -> str | None:
     lines = [line for e in s.items if e.kind in ("log", "har", "timestamp") for line in e.text.splitlines()[:3] if line.strip()]
     if claim.dim == "s" and len(lines) == 2:  # two cited lines: "stayed Degraded for 12 minutes (lines 156 and 206)"
         stamps = sorted({st.instant.timestamp() for line in lines for _, st in stamps_in(line, dt.UTC)})[:3]
-        if len(stamps) == 2:
+        if len(stamps) == 2 and stamps[1] - stamps[0] <= _WEEK:  # farther apart: a line without a year, read in another
             return f"{stamps[1] - stamps[0]:g} s between the cited instants"
     return None
 
 
 def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str, s: Subject) -> FactVerdict | None:
     if n.quantity is not None:
-        if _shown(n, found, s):
+        if _shown(n, found, s) or _difference(n, s):
             return None
         other = _other_value(n, found, s)
         if other is not None:
