@@ -158,3 +158,19 @@ def test_a_count_of_entities_counts_distinct_ones(tmp_path: Path) -> None:
     findings = "- Three app backends were waiting for a ShareLock (postgresql.log:1-6).\n" \
                "- Four app backends were waiting for a ShareLock (postgresql.log:1-6).\n"
     assert _statuses(findings, bundle) == ["verified", "contradicted"]
+
+
+def test_a_value_written_as_a_word(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"env.log": "hostname: web-01\ncpu_cores: 8\n"})
+    findings = "- The host has eight CPU cores (env:cpu_cores).\n- The host has sixteen CPU cores (env:cpu_cores).\n"
+    assert _statuses(findings, bundle) == ["verified", "contradicted"]
+
+
+def test_a_negated_outcome_against_the_status_class(tmp_path: Path) -> None:
+    lines = ('203.0.113.7 - - [02/Mar/2026:14:02:11 +0000] "GET /logout HTTP/1.1" 302 0 "-" "curl/8.5"\n'
+             '203.0.113.7 - - [02/Mar/2026:14:02:12 +0000] "GET /home HTTP/1.1" 200 512 "-" "curl/8.5"\n')
+    bundle = _bundle(tmp_path, {"access.log": lines})
+    findings = ("- The logout request was not redirected (access.log:1).\n"
+                "- The home page request did not succeed (access.log:2).\n"
+                "- The home page request did not fail (access.log:2).\n")
+    assert _statuses(findings, bundle) == ["contradicted", "contradicted", "verified"]

@@ -403,6 +403,14 @@ def head_noun(text: str) -> tuple[str | None, tuple[str, ...], bool]:
     return None, (), False
 
 
+_SPELLED = re.compile(r"\b(" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b(?=\s+[A-Za-z])", re.I)
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with numbers written as words before a noun in digits ("sixteen CPU cores" -> "16 CPU cores")."""
+    return _SPELLED.sub(lambda m: str(_WORD_NUMBERS[m.group(1).lower()]), text)
+
+
 def _word_numbers(text: str) -> list[Number]:
     """Counts written as words: "three websocket upgrades", "two 404s", "four `X` errors"."""
     out: list[Number] = []

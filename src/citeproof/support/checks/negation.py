@@ -2,7 +2,9 @@
 
 The negated part of the claim ("no 5xx", "never returned 503", "did not restart") is read on its own:
 its statuses, quoted strings, identifiers and ALL-CAPS terms, then its event words, must not be shown
-by the cited evidence. The positive rest of the claim is checked by the other checks as usual.
+by the cited evidence. A negated outcome ("did not succeed", "was not redirected", "never failed") is
+refuted when every cited request has a status of that class (2xx, 3xx, 4xx/5xx). The positive rest of
+the claim is checked by the other checks as usual.
 
 Passing::
 
@@ -44,6 +46,10 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
     for status in sorted(claimed) if _about_the_status(s.negated) else ():
         if status in har or status in lines or (facts.statuses and re.search(rf"(?<!\d){status}(?!\d)", text)):
             return "status_shown", str(status), f"the claim says there is none, but the cited evidence shows HTTP {status}"
+    every_line = len(lines) == sum(len(e.items) for e in items if e.kind == "log")  # each cited line is a request
+    outcome = _status_outcome(s.negated, har or (lines if every_line else []))
+    if outcome is not None:
+        return outcome
     for q in facts.quotes:
         if norm(q) in s.union:
             return "quote_shown", q, f"the claim says there is none, but the cited evidence shows '{q}'"
@@ -99,6 +105,28 @@ def _about_the_status(negated: str) -> bool:
     words = re.findall(r"[A-Za-z']+", negated)
     verb = next((w for w in words[1:3] if w.lower() not in ("not", "a", "an", "the", "any", "single", "even")), None)
     return verb is None or not is_predicate(verb.lower()) or bool(lemmas(verb.lower()) & _REPORTING)
+
+
+# what an HTTP status says of the outcome of a request (RFC 9110 status classes): a negated outcome word is refuted
+# when every cited request has a status of its class ("did not succeed" against 200, "was not redirected" against 302)
+_OUTCOMES = (
+    (frozenset(lemmas("succeed") | lemmas("success") | lemmas("successful") | lemmas("work") | lemmas("complete")), range(200, 300)),
+    (frozenset(lemmas("redirect") | lemmas("redirected")), range(300, 400)),
+    (frozenset(lemmas("fail") | lemmas("failure") | lemmas("error") | lemmas("reject") | lemmas("refuse") | lemmas("deny")),
+     range(400, 600)),
+)
+
+
+def _status_outcome(negated: str, statuses: list[int]) -> tuple[str, str, str] | None:
+    if not statuses:
+        return None
+    words = {lemma for w in re.findall(r"[A-Za-z]+", negated) for lemma in lemmas(w.lower())}
+    for outcome, codes in _OUTCOMES:
+        if words & outcome and all(code in codes for code in statuses):
+            word = sorted(words & outcome)[0]
+            return "outcome_shown", str(statuses[0]), (f"the claim says it did not {word}, but the cited request returned "
+                                                      f"HTTP {statuses[0]}")
+    return None
 
 
 def _zero(term: str, text: str) -> bool:

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from ...model import Evidence
 from ...text import Quantity, parse_quantity, same_number, same_quantity, size_from_key, stem, terms, unit_from_key
+from ..facts import spelled_out
 from .base import Check, FactVerdict, Outcome, Subject
 from .versions import matches
 
@@ -100,6 +101,7 @@ def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Match, str]:
         if actual_text and actual_text.lower() in claim.lower():
             return "match", ""
         return "not_stated", ""
+    claim = spelled_out(claim)  # "sixteen CPU cores" states 16 for cpu_cores
     key_terms = terms(re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace(".", " "))  # maxIncomingConnections: max incoming connections
     compared: list[str] = []
     for m in _NUMBER_IN_TEXT.finditer(claim):
