@@ -27,8 +27,8 @@ NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
-    "p1-ops": (0.75, 0.82), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.82), "p4-ops": (0.64, 0.74), "p5-ops": (0.73, 0.67),
-    "p6-ops": (0.70, 0.67), "p7-ops": (0.63, 0.68), "p8-ops": (0.80, 0.68), "p9-ops": (0.78, 0.75),
+    "p1-ops": (0.76, 0.82), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.84), "p4-ops": (0.66, 0.74), "p5-ops": (0.72, 0.67),
+    "p6-ops": (0.68, 0.68), "p7-ops": (0.64, 0.69), "p8-ops": (0.79, 0.70), "p9-ops": (0.78, 0.77),
 }
 
 
@@ -196,3 +196,26 @@ def test_titles_greetings_and_offers_are_not_claims(tmp_path: Path) -> None:
                 "   The worker was killed by the OOM killer (app.log:1).\n\n"
                 "Happy to pair on the fix tomorrow.\n")
     assert _statuses(findings, tmp_path) == ["verified"]
+
+
+@pytest.mark.parametrize(("claim", "line"), [
+    ("The TLS certificate expired", "2026-03-02 14:02:11 nginx: worker process exited"),  # share only "die", a rare sense
+    ("The firewall blocked the requests", "2026-03-02 14:02:11 firewall service stopped requests"),
+])
+def test_wordnet_links_only_through_a_most_frequent_sense(claim: str, line: str) -> None:
+    anchors = anchor_claim(claim, [Evidence(kind="log", text=line, source="app.log")])
+    assert all(a.via != "wordnet" for a in anchors), anchors
+
+
+def test_a_source_line_is_no_port() -> None:
+    go = Evidence(kind="log", text='level=error caller=main.go:142 msg="dial failed"', source="app.log")
+    assert {a.word: a.evidence_word for a in anchor_claim("The port was exhausted", [go])}["port"] is None
+    redis = Evidence(kind="log", text="Error connecting to redis:6379", source="app.log")
+    assert {a.word: a.evidence_word for a in anchor_claim("The port was refused", [redis])}["port"] == "port"
+
+
+def test_a_bold_or_polite_claim_with_a_citation_is_still_a_claim(tmp_path: Path) -> None:
+    (tmp_path / "db.log").write_text("2026-03-02 10:02:00 ERROR connection pool exhausted\n", encoding="utf-8")
+    findings = ("1. **The connection pool was exhausted at 10:02 (db.log:1)**\n\n"
+                "Happy to confirm the connection pool was exhausted at 10:02 (db.log:1).\n")
+    assert _statuses(findings, tmp_path) == ["verified", "verified"]

@@ -29,10 +29,10 @@ def _bundle(tmp_path: Path, files: dict[str, str]) -> Path:
 @pytest.mark.parametrize(("line", "right", "wrong", "refuted"), [
     ("[2026-05-21T13:41:04.881+0000][gc] GC(4805) Pause Young (Normal) (G1 Evacuation Pause) 2488M->1902M(4096M) 12.1ms",
      "the heap fell to 1,902 MB",
-     "the heap fell to 1,302 MB", "contradicted"),
+     "the heap fell to 1,302 MB", "unsupported"),  # three amounts of memory: which one the claim means is not known
     ("2026-05-19 04:38:04.233 +00:00 [INF] Invoice sweep completed: 412 invoices processed in 00:00:04.2210000",
      "the sweep took about 4.2 s", "the sweep took about 42 s", "contradicted"),
-    ("2026-05-19 04:38:04 INFO starting with -Xms4g -Xmx4g", "the JVM had a 4 GiB heap", "the JVM had an 8 GiB heap", "contradicted"),
+    ("2026-05-19 04:38:04 INFO starting with -Xmx4g", "the JVM had a 4 GiB heap", "the JVM had an 8 GiB heap", "contradicted"),
     ("2026-05-19 04:38:04 INFO memory used:3442183168 allowed:3435973836", "the limit was 3,435,973,836 allowed bytes",
      "the limit was 3,435,973,837 allowed bytes", "unsupported"),  # bare numbers: no amount of bytes written to refute it
     ("Oct 13 02:15:57 batch-11 systemd[1]: ingest-worker.service: Watchdog timeout (limit 1min 30s)!",
@@ -42,8 +42,8 @@ def _bundle(tmp_path: Path, files: dict[str, str]) -> Path:
     ("2026-05-19 04:38:04 INFO request served", "the request took 2 seconds", "the request took 3 seconds", None),
 ])
 def test_sizes_and_durations_as_logs_write_them(tmp_path: Path, line: str, right: str, wrong: str, refuted: str | None) -> None:
-    """A wrong amount is contradicted when the cited line writes another amount of that dimension; a line
-    writing none shows neither the right nor the wrong one (both unsupported)."""
+    """A wrong amount is contradicted when the cited line writes one other amount of that dimension, unsupported
+    when it writes several; a line writing none shows neither the right nor the wrong one (both unsupported)."""
     bundle = _bundle(tmp_path, {"app.log": line + "\n"})
     expected = ["verified", refuted] if refuted else ["unsupported", "unsupported"]
     assert _statuses(f"- {right} (app.log:1).\n- {wrong} (app.log:1).\n", bundle) == expected
@@ -136,7 +136,7 @@ def test_the_size_of_a_change_the_evidence_writes(tmp_path: Path) -> None:
     findings = ("- The Full GC freed about 416 MB (gc.log:1).\n"
                 "- The Full GC freed about 600 MB (gc.log:1).\n"
                 "- The Full GC took 416 MB (gc.log:1).\n")  # no word of a change: 416 MB is no amount the line writes
-    assert _statuses(findings, bundle) == ["verified", "contradicted", "contradicted"]
+    assert _statuses(findings, bundle) == ["verified", "unsupported", "unsupported"]
 
 
 def test_an_exit_status_above_128_names_the_signal(tmp_path: Path) -> None:
@@ -174,3 +174,25 @@ def test_a_negated_outcome_against_the_status_class(tmp_path: Path) -> None:
                 "- The home page request did not succeed (access.log:2).\n"
                 "- The home page request did not fail (access.log:2).\n")
     assert _statuses(findings, bundle) == ["contradicted", "contradicted", "verified"]
+
+
+def test_a_list_of_durations_is_not_one_duration(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"app.log": "2026-03-02 14:02:11 INFO retry backoff schedule: 1s 2s 4s 8s\n"})
+    assert _statuses("- The last retry waited 8 seconds (app.log:1).\n", bundle) == ["verified"]
+
+
+def test_respective_identifiers_are_one_per_item(tmp_path: Path) -> None:
+    lines = "2026-03-02 14:02:11 pod api-0 OOMKilled on node-7\n2026-03-02 14:02:19 pod api-1 OOMKilled on node-9\n"
+    bundle = _bundle(tmp_path, {"k.log": lines})
+    findings = ("- Both pods, api-0 and api-1, were OOMKilled (k.log:1) (k.log:2).\n"
+                "- Both pods api-0 and api-1 were OOMKilled on node-7 (k.log:1) (k.log:2).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+def test_clients_are_counted_by_their_addresses(tmp_path: Path) -> None:
+    lines = "".join(f"2026-03-02 14:02:1{i} pgbouncer closing because: client close request client={ip}:5000\n"
+                    for i, ip in enumerate(("10.0.0.5", "10.0.0.5", "10.0.0.6", "10.0.0.6")))
+    bundle = _bundle(tmp_path, {"pgbouncer.log": lines})
+    findings = ("- Two clients closed their connections (pgbouncer.log:1-4).\n"
+                "- Three clients closed their connections (pgbouncer.log:1-4).\n")
+    assert _statuses(findings, bundle) == ["verified", "contradicted"]

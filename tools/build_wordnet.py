@@ -12,7 +12,9 @@ What is kept, and why:
 * for each lemma, only its first ``SENSES`` senses per part of speech: WordNet orders a lemma's senses by
   how often they were tagged in the SemCor corpus, so rare senses ("get" meaning "begin") do not make
   everyday words synonyms;
-* a synset only when at least two kept lemmas share it (one member links nothing);
+* a synset only when at least two kept lemmas share it (one member links nothing), written as
+  ``synset * 4 + rank`` (rank 0 is the lemma's most frequent sense): the anchoring check links two words only
+  through a synset that is the most frequent sense of one of them;
 * derivational links (WordNet's ``+`` pointer) between kept senses, where both sides are verbs, adjectives,
   adverbs or nouns of an act, event, process or state ("failure" ~ "fail", not "worker" ~ "work").
 
@@ -37,7 +39,7 @@ SYNONYM_POS = "va"
 # Derivational links are kept between these lexicographer files only: verbs, adjectives, adverbs and the
 # nouns that name an act, event, process or state ("failure", "exhaustion"), not a person or thing.
 _DERIVED_FILES = frozenset({
-    "noun.act", "noun.event", "noun.process", "noun.state", "noun.phenomenon", "noun.attribute", "noun.communication",
+    "noun.act", "noun.event", "noun.process", "noun.state", "noun.phenomenon", "noun.attribute",
     *(f"verb.{n}" for n in ("body", "change", "cognition", "communication", "competition", "consumption", "contact",
                             "creation", "emotion", "motion", "perception", "possession", "social", "stative", "weather")),
     "adj.all", "adj.pert", "adj.ppl", "adv.all",
@@ -109,7 +111,8 @@ def build(root: Path, senses: int = SENSES, synonym_pos: str = SYNONYM_POS) -> d
     of_lemma: dict[str, set[int]] = {}
     for key, n in number.items():
         for lemma in members[key]:
-            of_lemma.setdefault(lemma, set()).add(n)
+            rank = index[key[0]][lemma].index(key[1])
+            of_lemma.setdefault(lemma, set()).add(n * 4 + rank)  # the synset and how frequent a sense of the lemma it is
     derived: dict[str, set[str]] = {}
     for pos, lemma, offset in sorted(kept):
         words, pointers, name = data[pos][offset]

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
 
@@ -131,13 +132,13 @@ def compound(parts: list[tuple[str, str]], bound: str) -> Claimed:
 
 
 _JVM_FLAG = re.compile(r"-X(?:mx|ms|mn|ss)(\d+)([kKmMgGtT])\b|-XX:MaxDirectMemorySize=(?:\d+)")
-_TIMESPAN = re.compile(r"(?<![\d:T])(?<!\d\s)(00|0?\d):(\d{2}):(\d{2}(?:\.\d{1,7})?)(?![\d:])(?=\D*$|[\"'\s,)])")
+_TIMESPAN = re.compile(r"(?<![\d:T])(?<!\d\s)(00|0):(\d{2}):(\d{2}(?:\.\d{1,7})?)(?![\d:])(?=\D*$|[\"'\s,)])")
 _GO_DURATION = re.compile(r"(?<![\w.])((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|h|m|s)){2,})(?![\w.])")
 # systemd time spans and the like: "1min 30s", "2h 5min", "1d 3h 12min" (parts separated by a space)
 _SPACED_SPAN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:d|h|min|m|s|ms|us)(?:\s\d+(?:\.\d+)?(?:h|min|ms|m|s|us)(?!\w))+)(?!\w|\.\w)")
 _SPAN_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|min|us|d|h|m|s)(?!\w)")
 _GO_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|h|m|s)")
-_NUMBER = re.compile(r"(?:(?<![\w.\-])|(?<=[\s=:(\[,]-))(\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)(?:\s?([A-Za-zµ%]+))?")
+_NUMBER = re.compile(r"(?:(?<![\w.\-])|(?<=[\s(\[]-))(\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)(?:\s?([A-Za-zµ%]+))?")
 _KEY_BEFORE = re.compile(r"([A-Za-z][\w.\-]*)[\"']?\s?[=:]\s?[\"']?$")
 _KEY_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
@@ -178,7 +179,11 @@ def _amounts(text: str) -> tuple[Amount, ...]:
         found.append((m.start(), Amount(seconds, "s", m.group(1))))
         taken.append(m.span())
     for m in _SPACED_SPAN.finditer(text):
-        seconds = sum(float(n) * (unit(u) or ("s", 1.0))[1] for n, u in _SPAN_PART.findall(m.group(1)))
+        parts = _SPAN_PART.findall(m.group(1))
+        factors = [(unit(u) or ("s", 1.0))[1] for _, u in parts]
+        if any(b >= a for a, b in pairwise(factors)):
+            continue  # "backoff 1s 2s 4s 8s": a list of durations, not one written in parts
+        seconds = sum(float(n) * f for (n, _), f in zip(parts, factors, strict=True))
         found.append((m.start(), Amount(seconds, "s", m.group(1))))
         taken.append(m.span())
     starts, ends = _merge(taken)

@@ -53,7 +53,7 @@ class HarEntry:
         status = "no status" if self.status is None else str(self.status)
         text = f" {self.status_text}" if self.status_text else ""
         err = f" ({self.error})" if self.error else ""
-        took = "" if self.time_ms is None else f" ({self.time_ms:g} ms)"
+        took = "" if self.time_ms is None else f" ({_plain(self.time_ms)} ms)"
         return f"{self.method} {self.url} -> {status}{text}{err} @ {self.started or 'no time'}{took}"
 
     def search_text(self) -> str:
@@ -88,8 +88,13 @@ def _timings(timings: Any) -> str:
     for name, key, words in _PHASES:  # words that a negated claim could find ("not re-downloaded") are left out
         value = timings.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-            out.append(f"{name} {value:g} ms" + (f" ({words})" if words else ""))
+            out.append(f"{name} {_plain(value)}ms" + (f" ({words})" if words else ""))
     return "timings: " + "; ".join(out) if out else ""
+
+
+def _plain(value: float) -> str:
+    """A number as written, never in exponent form (``1234567``, ``18.4``)."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def _sizes(entry: dict[str, Any], response: dict[str, Any]) -> str:
@@ -102,7 +107,7 @@ def _sizes(entry: dict[str, Any], response: dict[str, Any]) -> str:
         out.append(f"protocol {response['httpVersion']}")
     size = content.get("size") if isinstance(content, dict) else None
     if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
-        out.append(f"content size {size} bytes")
+        out.append(f"content size {size}B")
     mime = content.get("mimeType") if isinstance(content, dict) else None
     if isinstance(mime, str) and mime:
         out.append(f"content type {mime}")

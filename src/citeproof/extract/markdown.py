@@ -28,6 +28,8 @@ _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _BOLD_HEADING = re.compile(r"^\s{0,3}(\*\*|__)[^*_]{1,80}\1\s*:?\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)]|\[\d{1,3}\])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
+_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s")
+_CITES = re.compile(r"[\w.\-]+\.\w{2,5}:\d|\b(?:config|env|jira|pattern|timestamp):|\[\^?\w{1,8}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]", re.I)
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # abbreviations, initials and an ellipsis ("an INSERT ... SELECT") do not end a sentence
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf|fig|mr|mrs|dr|al)\.|\b(?:No|Ms|St)\.|\b[A-Z]\.|\.\.\.)$")
@@ -39,8 +41,7 @@ _SENT_END = re.compile(  # a footnote marker may follow the stop: "... state.[^1
 _PLAN = re.compile(
     r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"
     r"\s+need to|\s+should|\s+would like to|\s+want to)|let me|let's|let us|next step|to do:|todo)\b"
-    r"|^(?:next|next steps?|follow-?ups?|to do|action items?)\s?:"
-    r"|^(?:(?:i'm|i am|we're|we are)\s+)?(?:happy|glad|available|around)\s+to\b|^(?:feel free|ping me|let me know|reach out)\b",
+    r"|^(?:next|next steps?|follow-?ups?|to do|action items?)\s?:",
     re.I,
 )
 _META = re.compile(
@@ -63,6 +64,7 @@ _ABOUT_WORK = re.compile(
     r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|is\b)|"
     r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
     r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b|"
+    r"(?:(?:i'm|i’m|i am|we're|we’re|we are)\s+)?(?:happy|glad|available)\s+to\b|(?:feel free|ping me|let me know|reach out)\b|"
     r"all\s+(?:the\s+)?times\s+(?:below\s+|here\s+|above\s+)?(?:are\s+)?(?:in\s+)?(?:[A-Z]{3,4}\b|(?:UTC)?[+-]\d)))",
     re.I,
 )
@@ -173,7 +175,8 @@ def blocks(text: str) -> Iterator[_Block]:
             continue
         table_header_pending = False
         bm = _BULLET.match(body)
-        if bm and _BOLD_HEADING.match(body[bm.end():]):  # "1. **What the GC log shows**": a numbered section title
+        if bm and _NUMBERED.match(body) and _BOLD_HEADING.match(body[bm.end():]) and not _CITES.search(body) \
+                and not re.search(r"[.!?]\s*(?:\*\*|__)\s*:?\s*$", body):  # "1. **What the GC log shows**": a section title
             if current:
                 yield current
                 current = None

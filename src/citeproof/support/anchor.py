@@ -65,8 +65,27 @@ _FALSE = frozenset({"false", "0", "no", "off", "none", "disabled", "null"})
 _ACCESS_LINE = re.compile(  # a status inside a log line: access-log format, a HAR summary, "HTTP 429", "status=503"
     r'"(?:GET|POST|PUT|DELETE|HEAD|PATCH|OPTIONS|CONNECT|TRACE) [^"]*" ([1-5]\d\d) |\s->\s(\d{1,3})\b'
     r"|\bHTTP(?:/\d(?:\.\d)?)?\s([1-5]\d\d)\b|\b(?:status|status_code|code)[=:]\s?\"?([1-5]\d\d)\b", re.I)
-_HOST_PORT = re.compile(  # an address with its port: 10.0.3.41:53360, api-3:8080, db01.internal:5432, [::]:443
-    r"(?:(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}|\b(?=[\w.-]*[\d.-])[A-Za-z][\w.-]*[A-Za-z0-9]|\blocalhost|\]):(\d{2,5})\b(?![:.]\d)")
+_PORT = re.compile(r":(\d{2,5})\b(?![:.]\d)")
+_BEFORE_PORT = re.compile(r"(?:(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}|\]|\b[A-Za-z][\w.-]{0,252})$")
+_WELL_KNOWN_PORTS = frozenset({21, 22, 25, 53, 80, 110, 143, 389, 443, 465, 587, 636, 993, 995})  # IANA service names
+_SOURCE_FILE = re.compile(r"\.(?:go|py|java|js|ts|rb|c|cc|cpp|h|rs|kt|scala|cs|php|swift|ex|exs|erl|lua|pl|sh)$", re.I)
+
+
+def _has_port(text: str) -> bool:
+    """An address with its port (10.0.3.41:53360, api-3:8080, redis:6379, [::]:443); not a source line
+    (``main.go:142``, ``Pool.java:88``) nor a time of day."""
+    for m in _PORT.finditer(text):
+        before = _BEFORE_PORT.search(text, max(0, m.start() - 253), m.start())
+        name = before.group(0) if before is not None else ""
+        if not name or _SOURCE_FILE.search(name):
+            continue
+        # a plain word before a small number is a field ("retries:12"), unless the number is a well-known port
+        if re.fullmatch(r"[A-Za-z]+", name) and int(m.group(1)) < 1024 and int(m.group(1)) not in _WELL_KNOWN_PORTS:
+            continue
+        return True
+    return False
+
+
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])")
 _SEVERE = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|EMERG|ALERT|CRIT|E)\b|\[(?:error|crit|alert|emerg)\]")
 _WARNING = re.compile(r"\b(?:WARN|WARNING|W)\b|\[warn\]")
@@ -74,7 +93,8 @@ _ARROW = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[KMGT]?B?\s?(?:->|→|=>)\s?(\d+(
 _NEGATED_BEFORE = re.compile(r"\b(?:not|never|cannot|can't|won't|couldn't|didn't|wasn't|isn't|unable\s+to)\s+(?:be\s+)?$", re.I)
 _FAILURE = re.compile(r"\b(?:failed|failing|fail|failure|unable|cannot|can't|FATAL|ERROR|not authori[sz]ed|not allowed|"
                       r"reserved|too many|exceeded|invalid|denied|refused|rejected)\b|\b[45]\d\d\b", re.I)
-_REFUSAL = re.compile(r"\b(?:connection|connections|clients?|login|logins|password|authentication|auth|request|requests|commit|offset|"
+_REFUSAL = re.compile(r"\btoo many clients\b|"
+                      r"\b(?:connection|connections|login|logins|password|authentication|auth|request|requests|commit|offset|"
                       r"handshake|session|upload|query|access|permission|slots?|certificate|token|range)\b", re.I)
 _TIMEOUT = re.compile(r"\b(?:timed? ?out|timeout|deadline)\b", re.I)
 _SUCCESS = re.compile(r"\b(?:succeeded|success|successful|successfully|completed|authori[sz]ed|accepted|healthy|restored|"
@@ -211,10 +231,27 @@ def _wordnet() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
 
 
 @cache
-def _synsets(word: str) -> frozenset[int]:
-    """The WordNet synsets of the word's lemmas (their most frequent senses only, see ``tools/build_wordnet.py``)."""
-    synsets = _wordnet()[0]
-    return frozenset(n for lemma in lemmas(word) for n in synsets.get(lemma, ()))
+def _synsets(word: str) -> dict[int, int]:
+    """The WordNet synsets of the word's lemmas, each with its sense rank (0: the lemma's most frequent sense;
+    only the three most frequent senses are shipped, see ``tools/build_wordnet.py``)."""
+    return _ranked(code for lemma in lemmas(word) for code in _wordnet()[0].get(lemma, ()))
+
+
+def _ranked(codes: Iterable[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for code in codes:
+        synset, rank = divmod(code, 4)
+        out[synset] = min(rank, out.get(synset, rank))
+    return out
+
+
+def _linked(synset: int, rank: int, shown: dict[int, tuple[str, str, int]]) -> tuple[str, str] | None:
+    """The evidence word sharing ``synset``, when that synset is the most frequent sense of one of the two words
+    ("postponed" ~ "deferred"; not "expired" ~ "exited", which share only a rarer sense of both, "die")."""
+    hit = shown.get(synset)
+    if hit is None or min(rank, hit[2]) != 0:
+        return None
+    return hit[0], hit[1]
 
 
 def _derived(word: str) -> list[str]:
@@ -223,12 +260,18 @@ def _derived(word: str) -> list[str]:
     return sorted({other for lemma in lemmas(word) for other in derived.get(lemma, ())})
 
 
-def _phrase_keys(first: str, second: str) -> list[str]:
+@cache
+def _known_phrases() -> frozenset[str]:
+    return frozenset(k for k in (*lexicon().concepts, *_wordnet()[0]) if " " in k)
+
+
+@cache
+def _phrase_keys(first: str, second: str) -> tuple[str, ...]:
     """The phrasal verbs two adjacent words may be ("turned away" -> "turn away"), known to the lexicon or WordNet."""
     if second not in _PARTICLES:
-        return []
-    known = lexicon().concepts.keys() | _wordnet()[0].keys()
-    return sorted(k for k in (f"{lemma} {second}" for lemma in lemmas(first)) if k in known)
+        return ()
+    known = _known_phrases()
+    return tuple(sorted(k for k in (f"{lemma} {second}" for lemma in lemmas(first)) if k in known))
 
 
 _PARTICLES = frozenset("up down away off out in over back on through around".split())
@@ -241,7 +284,8 @@ def _phrase_anchors(text: str, vocab: _Vocabulary) -> dict[str, Anchor]:
     for first, second in pairwise(tokens):
         for key in _phrase_keys(first, second):
             hit = next(((vocab.concepts[c], "synonym") for c in sorted(lexicon().concepts.get(key, ())) if c in vocab.concepts), None)
-            hit = hit or next(((vocab.synsets[n], "wordnet") for n in sorted(_wordnet()[0].get(key, ())) if n in vocab.synsets), None)
+            linked = (_linked(n, r, vocab.synsets) for n, r in sorted(_ranked(_wordnet()[0].get(key, ())).items()))
+            hit = hit or next(((shown, "wordnet") for shown in linked if shown is not None), None)
             if hit is not None:
                 (shown, where), via = hit
                 out.setdefault(first, Anchor(first, shown, via, where))
@@ -267,7 +311,7 @@ class _Vocabulary:
 
     words: dict[str, tuple[str, str, str]]  # lemma -> (evidence word, via, location)
     concepts: dict[int, tuple[str, str]]  # concept id -> (evidence word, location)
-    synsets: dict[int, tuple[str, str]]  # WordNet synset id -> (evidence word, location)
+    synsets: dict[int, tuple[str, str, int]]  # WordNet synset id -> (evidence word, location, sense rank)
     joined: dict[str, tuple[str, str]]  # two adjacent words written as one ("health check" -> healthcheck)
 
     def add_phrase(self, first: str, second: str, location: str) -> None:
@@ -276,16 +320,20 @@ class _Vocabulary:
             shown = f"{first} {second}"
             for concept in lexicon().concepts.get(key, ()):
                 self.concepts.setdefault(concept, (shown, location))
-            for synset in _wordnet()[0].get(key, ()):
-                self.synsets.setdefault(synset, (shown, location))
+            self._synsets(_ranked(_wordnet()[0].get(key, ())), shown, location)
 
     def add(self, word: str, via: str, location: str) -> None:
         for lemma in lemmas(word):
             self.words.setdefault(lemma, (word, via, location))
         for concept in _concepts(word):
             self.concepts.setdefault(concept, (word, location))
-        for synset in _synsets(word):
-            self.synsets.setdefault(synset, (word, location))
+        self._synsets(_synsets(word), word, location)
+
+    def _synsets(self, ranked: dict[int, int], word: str, location: str) -> None:
+        for synset, rank in ranked.items():
+            known = self.synsets.get(synset)
+            if known is None or rank < known[2]:
+                self.synsets[synset] = (word, location, rank)
 
 
 def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
@@ -341,7 +389,7 @@ def _structural_text(e: Evidence) -> str:
     extra.extend(_status_words(status) + " client served started sent" for status in sorted(logged))
     if _IPV4.search(text):
         extra.append("address ip host client peer")
-    if _HOST_PORT.search(text):
+    if _has_port(text):
         extra.append("port")  # 10.0.3.41:53360, api-3:8080, [::1]:443
     if _BOT.search(text):
         extra.append("crawler bot robot spider")
@@ -405,9 +453,10 @@ def _anchor(word: str, vocab: _Vocabulary) -> Anchor:
             if lemma in vocab.words:
                 shown, _, where = vocab.words[lemma]
                 return Anchor(word, shown, "derived", where)
-    for synset in sorted(_synsets(word)):
-        if synset in vocab.synsets:
-            shown, where = vocab.synsets[synset]
+    for synset, rank in sorted(_synsets(word).items()):
+        linked = _linked(synset, rank, vocab.synsets)
+        if linked is not None:
+            shown, where = linked
             return Anchor(word, shown, "wordnet", where)
     for piece in _pieces(word)[1:]:
         if piece in vocab.words:

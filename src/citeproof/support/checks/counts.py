@@ -3,8 +3,9 @@
 
 What is counted: HAR entries or access-log lines with the claim's status, lines with its quoted string,
 or lines naming the identifier between the number and its noun ("four ``RedisTimeoutException``
-errors"). A count of entities ("ten backends", "3 clients") may instead be the number of distinct pids,
-addresses or ``host=`` values the cited lines name. A universal claim ("all four entries were 304") is checked item by item instead.
+errors"). A count of entities ("ten backends", "3 clients", "two pods") may instead be the number of
+distinct pids, addresses or ``pod=`` names the cited lines give. A universal claim ("all four entries
+were 304") is checked item by item instead.
 
 Passing::
 
@@ -113,27 +114,32 @@ def _shows(phrase: str, line: str) -> bool:
     return bool(anchors) and all(a.evidence_word is not None for a in anchors)
 
 
-# nouns that name things with an identity (the entities of issue 12: host, service, instance, session, ...; and
-# the processes, pods and peers that logs name by pid, name or address): "ten backends" counts distinct pids
-_ENTITIES = frozenset(stem(w) for w in "backend process client host server node pod worker session connection user address "
-                      "ip peer instance container replica consumer producer broker machine member device".split())
-_PID = re.compile(r"\[(\d{2,7})\]|\bpid[=:\s]\s?(\d{2,7})\b|\bprocess (\d{2,7})\b", re.I)
+# how logs name each kind of entity (the entities of issue 12: host, process, session, ...): processes by pid,
+# peers by address, the rest by a field of their own name ("pod=", "node_id="); "ten backends" counts distinct pids
+_BY_PID = frozenset(stem(w) for w in "backend process worker".split())
+_BY_ADDRESS = frozenset(stem(w) for w in "client peer address ip".split())
+_BY_FIELD = frozenset(stem(w) for w in "host server node pod session connection user instance container replica consumer "
+                      "producer broker machine member device".split())
+_PID = re.compile(r"\[(\d{2,7})\]:?\s|\bpid[=:\s]\s?(\d{2,7})\b|\bprocess (\d{2,7})\b", re.I)
 _IP = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.])")
 
 
-def _distinct(n: Number, lines: list[str]) -> set[int]:
-    """How many distinct entities the cited lines name, per way of naming them (pids, addresses, ``host=`` fields),
-    when the number counts entities ("ten backends", "3 clients"); empty otherwise."""
-    nouns = {stem(w) for w in n.counts} & _ENTITIES
-    if not nouns or len(lines) < 2:
-        return set()
-    found: dict[str, set[str]] = {"pid": set(), "ip": set()}
-    for line in lines:
-        found["pid"].update(next(g for g in m.groups() if g) for m in _PID.finditer(line))
-        found["ip"].update(_IP.findall(line))
-        for noun in nouns:
-            found.setdefault(noun, set()).update(re.findall(rf"\b{re.escape(noun)}\w*[=:]\s?[\"']?([\w.\-@:/]+)", line, re.I))
-    return {len(v) for v in found.values() if v}
+def _distinct(n: Number, lines: list[str]) -> int | None:
+    """How many distinct entities of the counted kind the cited lines name ("ten backends": ten pids,
+    "3 clients": three addresses, "two pods": two ``pod=`` values), or None when the number counts no entities."""
+    nouns = {stem(w) for w in n.counts}
+    if len(lines) < 2:
+        return None
+    if nouns & _BY_PID:
+        return len({next(g for g in m.groups() if g) for line in lines for m in _PID.finditer(line)}) or None
+    if nouns & _BY_ADDRESS:
+        return len({ip for line in lines for ip in _IP.findall(line)}) or None
+    for noun in sorted(nouns & _BY_FIELD):
+        values = {v for line in lines for v in re.findall(rf"\b{re.escape(noun)}(?:_?id|_?name)?[=:]\s?[\"']?([A-Za-z][\w.\-@:/]*)",
+                                                          line, re.I)}
+        if values:
+            return len(values)
+    return None
 
 
 def tally(n: Number, s: Subject) -> Tally | None:
@@ -154,7 +160,7 @@ def tally(n: Number, s: Subject) -> Tally | None:
         return None  # "all four entries were 304": a universal claim, checked item by item
     if actual != int(n.value):
         lines = [line for e in s.items if e.kind == "log" for line in e.items]
-        if int(n.value) in _distinct(n, lines):  # "ten backends" over 30 lines: ten distinct pids
+        if _distinct(n, lines) == int(n.value):  # "ten backends" over 30 lines: ten distinct pids
             return Tally(int(n.value), int(n.value), total, "distinct entities named by the cited lines")
     return Tally(int(n.value), actual, total, what)
 

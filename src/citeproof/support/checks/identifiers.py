@@ -33,7 +33,8 @@ _SIGNAL = re.compile(r"\b(?:signal\s+|status=|code=killed,\s*status=)(\d{1,2})(?
 
 
 # a process ended by signal N exits with status 128 + N (POSIX shells, container runtimes): "Exit Code: 137" is SIGKILL
-_EXIT_BY_SIGNAL = re.compile(r"\bexit(?:[ _]?code|[ _]?status)?[\s:=\"']{1,12}(129|13[0-9]|14[0-3])\b", re.I)
+_EXIT_BY_SIGNAL = re.compile(r"\b(?:exit(?:ed)?(?:\s+with)?[ _]?(?:code|status)|exit_?code|status)[\s:=\"']{1,12}"
+                             r"(129|13[0-9]|14[0-3])\b", re.I)
 
 
 def _signal_names(text: str) -> list[str]:

@@ -120,7 +120,8 @@ def _difference(n: Number, s: Subject) -> bool:
     """The claimed amount is the size of a change the cited evidence writes (``1536M->1120M``) and the claim says
     it is one ("freed about 416 MB")."""
     claim = n.claimed
-    if claim is None or not claim.dim or not _CHANGE.search(s.positive):
+    lead = s.positive[max(0, n.span[0] - 24):n.span[0]] if n.span[1] else s.positive
+    if claim is None or not claim.dim or not _CHANGE.search(lead):  # "freed about 416 MB", "by 32 MiB": next to the number
         return False
     for e in s.items:
         for m in _WRITTEN_CHANGE.finditer(e.text):
@@ -132,10 +133,11 @@ def _difference(n: Number, s: Subject) -> bool:
 
 
 def _other_value(n: Number, found: list[Amount], s: Subject) -> str | None:
-    """What the cited evidence gives instead of quantity ``n``: the nearest amount it writes in the same dimension
-    ("241 seconds" against a claimed "360 seconds"), or the one gap between its only two instants; None when it
-    writes no such amount, when the claim states a bound ("over 30 seconds"), which other values do not refute, or
-    a percentage."""
+    """What the cited evidence gives instead of quantity ``n``: the one amount it writes in the same dimension
+    ("241 seconds" against a claimed "360 seconds"), or the one gap between the instants of its only two lines;
+    None when it writes no such amount or several (which one the claim means is not known), when the claim
+    states a bound or a wide range ("over 30 seconds", "3 minutes": 2.5-3.5), which other values do not refute,
+    or a percentage."""
     claim = n.claimed
     if claim is None or claim.dim in ("", "%"):
         return None  # a percentage is often of another whole than the evidence's ("81 % of the volume")
@@ -144,8 +146,10 @@ def _other_value(n: Number, found: list[Amount], s: Subject) -> str | None:
         return None
     middle = (low + high) / 2
     same = [a for a in found if a.dim == claim.dim and a.value > 0]
-    if same:
+    if len({a.raw for a in same}) == 1:  # one amount of that dimension: what the evidence says of it
         return min(same, key=lambda a: (abs(math.log(a.value / middle)), a.raw)).raw
+    if same:
+        return None  # several: which one the claim means is not known
     lines = [line for e in s.items if e.kind in ("log", "har", "timestamp") for line in e.text.splitlines()[:3] if line.strip()]
     if claim.dim == "s" and len(lines) == 2:  # two cited lines: "stayed Degraded for 12 minutes (lines 156 and 206)"
         stamps = sorted({st.instant.timestamp() for line in lines for _, st in stamps_in(line, dt.UTC)})[:3]

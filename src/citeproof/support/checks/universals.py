@@ -61,10 +61,10 @@ def _items(s: Subject) -> int:
 
 def _respective(identifiers: tuple[str, ...], texts: list[str]) -> frozenset[str]:
     """Identifiers the claim gives one per item ("both hosts, at 02:13:52 on batch-11 and 02:13:53 on batch-12"):
-    two or more, each shown by some items but not all, and every item showing one of them."""
-    partial = [i for i in identifiers if 0 < sum(probe(i) in t for t in texts) < len(texts)]
-    if len(partial) >= 2 and all(any(probe(i) in t for i in partial) for t in texts):
-        return frozenset(partial)
+    as many as there are items, each shown by exactly one item and each item showing exactly one of them."""
+    partial = [i for i in identifiers if sum(probe(i) in t for t in texts) == 1]
+    if len(partial) == len(texts) >= 2 and all(sum(probe(i) in t for i in partial) == 1 for t in texts):
+        return frozenset(partial)  # one identifier per item, each in exactly one
     return frozenset()
 
 

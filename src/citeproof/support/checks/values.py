@@ -37,6 +37,7 @@ Match = Literal["match", "mismatch", "not_stated"]
 _NUMBER_IN_TEXT = re.compile(  # never a piece of a version or an address: 4.18.0 and 198.51.100.23 are not 4.1 and 198.5
     r"(?<![\w.:/\-])(\d[\d,]*(?:\.\d+)?)(?!\d)(?![.:]\d|[\-/]\d)\s?(%|[A-Za-z]+(?:/[A-Za-z]+)?)?"
 )
+_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[-+_][\w.]+)?)(?![\w.])")
 
 
@@ -54,8 +55,9 @@ def values_match(stated: str, actual: Any, key: str = "") -> bool:
     if _VERSION.fullmatch(stated.strip()) and leading:
         return matches(stated, leading.group(1))
     # a release named by its leading components: "systemd 252" is 252.30-1~deb12u2, "Java 17" is 17.0.10
-    return leading is not None and bool(re.fullmatch(r"\d+", stated.strip())) and bool(
-        re.match(re.escape(stated.strip()) + r"[.\-~+_]", actual_text.strip()))
+    if leading is None or _ADDRESS.fullmatch(leading.group(1)) or not re.fullmatch(r"\d+", stated.strip()):
+        return False
+    return bool(re.match(re.escape(stated.strip()) + r"[.\-~+_]", leading.group(1)))
 
 
 def _text(value: Any) -> str:
