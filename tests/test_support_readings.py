@@ -196,3 +196,11 @@ def test_clients_are_counted_by_their_addresses(tmp_path: Path) -> None:
     findings = ("- Two clients closed their connections (pgbouncer.log:1-4).\n"
                 "- Three clients closed their connections (pgbouncer.log:1-4).\n")
     assert _statuses(findings, bundle) == ["verified", "contradicted"]
+
+
+def test_a_stamp_without_a_year_takes_the_year_of_the_others(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"cert.txt": "notAfter=Mar 13 23:01:11 2026 GMT\n",
+                                "haproxy.log": "Mar 13 23:29:41 edge-lb-01 haproxy[2314]: [NOTICE] (2314) : Reloading HAProxy\n"})
+    findings = ("- HAProxy was reloading about 28 minutes after notAfter (cert.txt:1) (haproxy.log:1).\n"
+                "- HAProxy was reloading about 40 minutes after notAfter (cert.txt:1) (haproxy.log:1).\n")
+    assert _statuses(findings, bundle) == ["verified", "contradicted"]

@@ -153,9 +153,10 @@ def key_unit(key: str) -> str | None:
     return found
 
 
-_NOT_AMOUNT = re.compile(  # times of day, dates, IP addresses, versions and hex ids carry digits that are no amounts
+_NOT_AMOUNT = re.compile(  # times of day, dates, IP addresses, versions, hex ids and pids carry digits that are no amounts
     r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d{4}-\d{2}-\d{2}|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|\d+(?:\.\d+){2,}"
-    r"|\b(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*\b")
+    r"|\b(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*\b"
+    r"|\[\d+\]|\(\d+\)|\b(?:pid|tid|ppid)[=:\s]\s?\d+")  # process ids: haproxy[2314], (2314), pid=2314
 
 
 def amounts(text: str) -> tuple[Amount, ...]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Iterable
 
 from ...evidence.timestamps import stamps_in
 from ...model import Evidence
@@ -44,11 +45,27 @@ _WEEK = 7 * 86400.0
 _UPTIME = re.compile(r"^\[\s*(\d+\.\d{3,6})\]", re.M)  # instants of the cited evidence compared pairwise for a stated duration
 
 
+def instants(texts: Iterable[str]) -> list[float]:
+    """The instants the texts write, as POSIX seconds; a stamp without a year ("Mar 13 23:29:41") takes the year
+    of the stamps that have one ("notAfter=Mar 13 23:01:11 2026 GMT"), so that the two can be compared."""
+    stamps = [st for text in texts for _, st in stamps_in(text, dt.UTC)]
+    years = sorted({st.instant.year for st in stamps if st.has_year})
+    out = []
+    for st in stamps:
+        instant = st.instant
+        if not st.has_year and years:
+            try:
+                instant = instant.replace(year=years[0])
+            except ValueError:  # 29 February of a year that has none
+                continue
+        out.append(instant.timestamp())
+    return out
+
+
 def between_instants(seconds: float, approx: bool, items: tuple[Evidence, ...], claimed: Claimed | None = None) -> bool:
     """A duration the cited evidence computes: the time between two of its instants ("13 minutes later",
     "six seconds apart", "under 40 seconds"), to the precision (or within the bound) the claim gives it."""
-    stamps = sorted({st.instant.timestamp() for e in items if e.kind in ("log", "har", "timestamp")
-                     for _, st in stamps_in(e.text, dt.UTC)})[:MAX_INSTANTS]
+    stamps = sorted(set(instants(e.text for e in items if e.kind in ("log", "har", "timestamp"))))[:MAX_INSTANTS]
     uptime = sorted({float(m.group(1)) for e in items if e.kind == "log" for m in _UPTIME.finditer(e.text)})[:MAX_INSTANTS]
     if len(uptime) >= 2 and len(stamps) < 2:
         stamps = uptime  # kernel ring buffer: "[ 8744.210334]" is seconds since boot
@@ -152,7 +169,7 @@ def _other_value(n: Number, found: list[Amount], s: Subject) -> str | None:
         return None  # several: which one the claim means is not known
     lines = [line for e in s.items if e.kind in ("log", "har", "timestamp") for line in e.text.splitlines()[:3] if line.strip()]
     if claim.dim == "s" and len(lines) == 2:  # two cited lines: "stayed Degraded for 12 minutes (lines 156 and 206)"
-        stamps = sorted({st.instant.timestamp() for line in lines for _, st in stamps_in(line, dt.UTC)})[:3]
+        stamps = sorted(set(instants(lines)))[:3]
         if len(stamps) == 2 and stamps[1] - stamps[0] <= _WEEK:  # farther apart: a line without a year, read in another
             return f"{stamps[1] - stamps[0]:g} s between the cited instants"
     return None
