@@ -204,3 +204,13 @@ def test_a_stamp_without_a_year_takes_the_year_of_the_others(tmp_path: Path) -> 
     findings = ("- HAProxy was reloading about 28 minutes after notAfter (cert.txt:1) (haproxy.log:1).\n"
                 "- HAProxy was reloading about 40 minutes after notAfter (cert.txt:1) (haproxy.log:1).\n")
     assert _statuses(findings, bundle) == ["verified", "contradicted"]
+
+
+def test_the_size_of_a_change_keeps_its_direction(tmp_path: Path) -> None:
+    line = "[2026-02-17T09:42:10.575+0000][gc] GC(45) Pause Full (G1 Compaction Pause) 1536M->1120M(1536M) 2977.910ms"
+    bundle = _bundle(tmp_path, {"gc.log": line + "\n"})
+    report = citeproof.validate("- The heap freed about 416 MB (gc.log:1).\n- The heap grew by about 416 MB (gc.log:1).\n",
+                                bundle, now=NOW, use_cache=False)
+    quantity = [next(v.code for v in c.checks if v.check == "quantities") for c in report.claims]
+    assert quantity == ["quantity.shown", "quantity.absent"]
+

@@ -129,22 +129,27 @@ def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
 _CHANGE = re.compile(r"\b(?:by|freed|frees|reclaimed|released|grew|grown|shrank|shrunk|dropped|fell|rose|increased|decreased|"
                      r"reduced|gained|lost|more|less|fewer|over|above|below|under|short|exceed\w*|difference|delta|headroom|"
                      r"margin|remaining|left|saved|cut)\b", re.I)
+_UP = re.compile(r"\b(?:grew|grown|rose|increased|gained|more|above|over|exceed\w*)\b", re.I)
+_DOWN = re.compile(r"\b(?:freed|frees|reclaimed|released|shrank|shrunk|dropped|fell|decreased|reduced|lost|less|fewer|below|"
+                   r"under|short|saved|cut)\b", re.I)
 # a change the evidence writes: 1536M->1120M, 2.1 GB → 1.4 GB, from 900 ms to 1.2 s
 _WRITTEN_CHANGE = re.compile(r"(\d[\d,]*(?:\.\d+)?\s?[A-Za-zµ%]*)\s?(?:->|→|=>|\bto\b)\s?(\d[\d,]*(?:\.\d+)?\s?[A-Za-zµ%]*)")
 
 
 def _difference(n: Number, s: Subject) -> bool:
     """The claimed amount is the size of a change the cited evidence writes (``1536M->1120M``) and the claim says
-    it is one ("freed about 416 MB")."""
+    it is one ("freed about 416 MB"), in the same direction ("grew by 416 MB" is not that fall)."""
     claim = n.claimed
     lead = s.positive[max(0, n.span[0] - 24):n.span[0]] if n.span[1] else s.positive
     if claim is None or not claim.dim or not _CHANGE.search(lead):  # "freed about 416 MB", "by 32 MiB": next to the number
         return False
+    way = 1 if _UP.search(lead) else -1 if _DOWN.search(lead) else 0  # "grew by" needs a rise, "freed" a fall
     for e in s.items:
         for m in _WRITTEN_CHANGE.finditer(e.text):
             before, after = amounts(m.group(1)), amounts(m.group(2))
             for a, b in zip(before, after, strict=False):  # the same reading of both sides (powers of 1000 or of 1024)
-                if a.dim == b.dim == claim.dim and any(low <= abs(b.value - a.value) <= high for low, high in claim.ranges):
+                change = b.value - a.value
+                if a.dim == b.dim == claim.dim and way * change >= 0 and any(low <= abs(change) <= high for low, high in claim.ranges):
                     return True
     return False
 
