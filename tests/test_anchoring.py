@@ -60,7 +60,7 @@ def test_wordnet_anchors_synonyms_and_derived_forms(claim: str, line: str, word:
 
 @pytest.mark.parametrize(("claim", "line", "words"), [
     ("The upload was turned away", "2026-03-02 14:02:11 upload blocked by WAF rule 942100", ("turned", "away")),  # lexicon
-    ("The scheduler stopped", "2026-03-02 14:02:11 scheduler shut down", ("stopped",)),  # a phrase in the evidence
+    ("The scheduler terminated", "2026-03-02 14:02:11 scheduler gave up", ("terminated",)),  # a phrase in the evidence
     ("The listener shut down", "2026-03-02 14:02:11 listener closed", ("shut",)),  # WordNet: shut ~ close
     ("The proxy listened on port 8443", "2026-03-02 14:02:11 proxy listening on 10.0.0.5:8443", ("port",)),  # address:port
 ])

@@ -187,7 +187,7 @@ def _amounts(text: str) -> tuple[Amount, ...]:
         seconds = sum(float(n) * f for (n, _), f in zip(parts, factors, strict=True))
         found.append((m.start(), Amount(seconds, "s", m.group(1))))
         taken.append(m.span())
-    starts, ends = _merge(taken)
+    starts, ends = merged_spans(taken)
     for m in _NUMBER.finditer(text):
         k = bisect.bisect_right(starts, m.start()) - 1
         if k >= 0 and m.start() < ends[k]:
@@ -196,8 +196,8 @@ def _amounts(text: str) -> tuple[Amount, ...]:
     return tuple(a for _, a in sorted(found, key=lambda pair: pair[0]))
 
 
-def _merge(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
-    """Sorted, merged spans as parallel start and end lists, for bisection."""
+def merged_spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Sorted, merged spans as parallel start and end lists, for bisection (``bisect_right(starts, i) - 1``)."""
     starts: list[int] = []
     ends: list[int] = []
     for a, b in sorted(spans):

@@ -291,22 +291,9 @@ def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
     return out, spans
 
 
-def _merged(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
-    """Sorted, merged spans as parallel start and end lists (for bisection)."""
-    starts: list[int] = []
-    ends: list[int] = []
-    for a, b in sorted(spans):
-        if ends and a <= ends[-1]:
-            ends[-1] = max(ends[-1], b)
-        else:
-            starts.append(a)
-            ends.append(b)
-    return starts, ends
-
-
 def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
     out: list[Number] = []
-    starts, ends = _merged(blocked)
+    starts, ends = units.merged_spans(blocked)
     for m in _NUMBER.finditer(text):
         k = bisect.bisect_right(starts, m.start()) - 1
         if k >= 0 and m.start() < ends[k]:

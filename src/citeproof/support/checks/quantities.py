@@ -125,13 +125,17 @@ def _shown(n: Number, found: list[Amount], s: Subject) -> bool:
     return False
 
 
-# words that make a claimed amount a difference of two others ("freed about 416 MB", "over the watermark by 32 MiB")
-_CHANGE = re.compile(r"\b(?:by|freed|frees|reclaimed|released|grew|grown|shrank|shrunk|dropped|fell|rose|increased|decreased|"
-                     r"reduced|gained|lost|more|less|fewer|over|above|below|under|short|exceed\w*|difference|delta|headroom|"
-                     r"margin|remaining|left|saved|cut)\b", re.I)
-_UP = re.compile(r"\b(?:grew|grown|rose|increased|gained|more|above|over|exceed\w*)\b", re.I)
-_DOWN = re.compile(r"\b(?:freed|frees|reclaimed|released|shrank|shrunk|dropped|fell|decreased|reduced|lost|less|fewer|below|"
-                   r"under|short|saved|cut)\b", re.I)
+# words that make a claimed amount the size of a change, and which way it went ("grew by" a rise, "freed" a fall)
+_UP_WORDS = "grew grown rose increased gained more above over exceed exceeded exceeding exceeds"
+_DOWN_WORDS = "freed frees reclaimed released shrank shrunk dropped fell decreased reduced lost less fewer below under short saved cut"
+_EITHER_WORDS = "by difference delta headroom margin remaining left"
+
+
+def _words(*groups: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(w for g in groups for w in g.split()) + r")\b", re.I)
+
+
+_CHANGE, _UP, _DOWN = _words(_UP_WORDS, _DOWN_WORDS, _EITHER_WORDS), _words(_UP_WORDS), _words(_DOWN_WORDS)
 # a change the evidence writes: 1536M->1120M, 2.1 GB → 1.4 GB, from 900 ms to 1.2 s
 _WRITTEN_CHANGE = re.compile(r"(\d[\d,]*(?:\.\d+)?\s?[A-Za-zµ%]*)\s?(?:->|→|=>|\bto\b)\s?(\d[\d,]*(?:\.\d+)?\s?[A-Za-zµ%]*)")
 
