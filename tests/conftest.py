@@ -56,5 +56,6 @@ def make_bundle(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_index_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Tests never touch the user's cache directory."""
+    """Tests never touch the user's cache directory or cache key."""
     os.environ["CITEPROOF_CACHE_DIR"] = str(tmp_path_factory.mktemp("index-cache"))
+    os.environ["CITEPROOF_CACHE_KEY"] = str(tmp_path_factory.mktemp("cache-key") / "cache.key")

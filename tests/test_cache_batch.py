@@ -28,24 +28,24 @@ def test_line_index_is_cached_and_invalidated(tmp_path: Path, cache: Path) -> No
     log = tmp_path / "app.log"
     log.write_text("".join(f"line {i}\n" for i in range(1, 3001)), encoding="utf-8")
     store = IndexCache(cache)
-    assert LineFile(log, store).line_count == 3000
+    assert LineFile.open(log, store).line_count == 3000
     entries = list(cache.glob("lines-*.npz"))
     assert len(entries) == 1
-    warm = LineFile(log, store)
+    warm = LineFile.open(log, store)
     assert warm.line_count == 3000 and warm.lines(2999, 2999) == ["line 2999"]
     with open(log, "a", encoding="utf-8") as fh:
         fh.write("line 3001\n")
-    assert LineFile(log, store).line_count == 3001  # size and mtime changed: a new key, rebuilt
+    assert LineFile.open(log, store).line_count == 3001  # size and mtime changed: a new key, rebuilt
 
 
 def test_corrupt_cache_entry_is_rebuilt_not_trusted(tmp_path: Path, cache: Path) -> None:
     log = tmp_path / "app.log"
     log.write_text("a\nb\nc\n", encoding="utf-8")
     store = IndexCache(cache)
-    assert LineFile(log, store).line_count == 3
+    assert LineFile.open(log, store).line_count == 3
     for entry in cache.glob("lines-*.npz"):
         entry.write_bytes(b"not an npz archive")
-    assert LineFile(log, store).line_count == 3
+    assert LineFile.open(log, store).line_count == 3
 
 
 def test_cache_inside_the_bundle_is_never_used(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def _write(tmp: Path, name: str, data: bytes) -> Path:
 @given(st.binary(max_size=3000))
 def test_line_file_agrees_with_splitlines(data: bytes) -> None:
     path = _write(Path(tempfile.mkdtemp(dir=_ROOT)), "x.log", data)
-    lf = LineFile(path)
+    lf = LineFile.open(path)
     expected = data.split(b"\n")
     if expected and expected[-1] == b"":
         expected.pop()

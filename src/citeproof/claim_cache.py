@@ -3,11 +3,13 @@ re-checks the claims that changed.
 
 A claim's verdict depends only on its own text and citations (and the zone its document declares), the
 options, the tool and the bundle. The cache file is keyed by a fingerprint of all of these but the claim
-(the version plus a digest of the package's code and rule data; every bundle file's path, size,
-modification time and inode; the options; the day, for the "not in the future" check);
-inside it each claim is keyed by its text and parsed citations. Any change to the bundle or options
-starts a new file; an unreadable file is ignored. Contradiction rules always run afresh, since they
-look across claims. The file lives in the index cache directory (:mod:`citeproof.evidence.cache`).
+(the version plus a digest of the package's code and rule data; every bundle file's path, device, inode,
+size, modification and change times, and for small files their content; the options; the day, for the
+"not in the future" check); inside it each claim is keyed by its text and parsed citations. Any change to
+the bundle or options starts a new file. The file lives in the index cache directory and is sealed like
+its entries (:mod:`citeproof.evidence.cache`): a file whose seal does not match, that does not parse, or
+whose entries have the wrong shape is a miss, never a verdict and never an error. Contradiction rules
+always run afresh, since they look across claims.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ import orjson
 from . import __version__
 from .config import Options
 from .evidence import Bundle
+from .evidence.access import UnreadableEvidence
+from .evidence.bundle import EvidenceFile
+from .evidence.cache import HASHED_BYTES, seal, unseal, write_atomic
 from .model import Claim, ClaimResult, Evidence
 
 
@@ -46,7 +51,9 @@ def _rules() -> str:
     return _digest([(str(p.relative_to(root)), hashlib.sha256(p.read_bytes()).hexdigest()) for p in files])
 
 
-def _evidence(stored: dict[str, Any]) -> Evidence:
+def _evidence(stored: Any) -> Evidence:
+    if not isinstance(stored, dict):
+        raise TypeError("stored evidence is not an object")
     fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}
     return Evidence(**fields)
 
@@ -57,8 +64,7 @@ class ClaimCache:
     def __init__(self, bundle: Bundle, opts: Options) -> None:
         self.bundle = bundle
         self.root = bundle.index_cache.root
-        stats = {f.rel: f.path.stat() for f in bundle.files.values()}
-        files = sorted((rel, st.st_size, st.st_mtime_ns, st.st_ino) for rel, st in stats.items())
+        files = sorted(_fingerprint(bundle, f) for f in bundle.files.values())
         day = (opts.now or dt.datetime.now(dt.UTC)).date().isoformat()
         settings = opts.model_dump(mode="json", exclude={"now"})
         self.name = f"claims-{_digest([__version__, _rules(), str(bundle.root), bundle.shown(), files, settings, day])}.json"
@@ -66,9 +72,11 @@ class ClaimCache:
         self.dirty = False
         if self.root is not None:
             try:
-                self.entries = orjson.loads((self.root / self.name).read_bytes())
+                payload = unseal((self.root / self.name).read_bytes())
+                loaded = orjson.loads(payload) if payload is not None else {}
             except (OSError, orjson.JSONDecodeError):
-                self.entries = {}
+                loaded = {}
+            self.entries = loaded if isinstance(loaded, dict) else {}
 
     def get(self, claim: Claim) -> tuple[ClaimResult, list[str], tuple[Evidence, ...], str] | None:
         hit = self.entries.get(claim_key(claim))
@@ -77,10 +85,14 @@ class ClaimCache:
         try:
             result = ClaimResult.model_validate(hit["result"])
             evidence = tuple(_evidence(e) for e in hit["evidence"])
-        except (KeyError, TypeError, ValueError):
+            warnings = [str(w) for w in hit["warnings"]]
+            stripped = hit["stripped"]
+            if not isinstance(stripped, str):
+                return None
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
         result = result.model_copy(update={"id": claim.id, "claim": claim.text, "line": claim.line, "column": claim.column})
-        return result, list(hit["warnings"]), evidence, str(hit["stripped"])
+        return result, warnings, evidence, stripped
 
     def put(self, claim: Claim, result: ClaimResult, warnings: list[str], evidence: tuple[Evidence, ...], stripped: str) -> None:
         if self.root is None:
@@ -96,17 +108,22 @@ class ClaimCache:
     def save(self) -> None:
         if self.root is None or not self.dirty:
             return
-        import os
-        import tempfile
+        sealed = seal(orjson.dumps(self.entries))
+        if sealed is not None:
+            write_atomic(self.root, self.name, sealed)
 
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(orjson.dumps(self.entries))
-            os.replace(tmp, self.root / self.name)
-        except OSError:
-            return
+
+def _fingerprint(bundle: Bundle, file: EvidenceFile) -> tuple[Any, ...]:
+    """What a bundle file is now: an edit in place, even of the same size with the mtime restored, changes it."""
+    ident = file.identity
+    head: tuple[Any, ...] = (file.rel,) if ident is None else (file.rel, ident.dev, ident.ino, ident.size, ident.mtime_ns,
+                                                               ident.ctime_ns)
+    if file.size > HASHED_BYTES:
+        return head
+    try:
+        return (*head, hashlib.sha256(bundle.read_bytes(file, HASHED_BYTES + 1)).hexdigest())
+    except UnreadableEvidence as exc:
+        return (*head, exc.reason)
 
 
 __all__ = ["ClaimCache", "claim_key"]

@@ -16,6 +16,7 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     archive_max_bytes: 17179869184  # archive bundles and .gz files: at most this many unpacked bytes,
     archive_max_members: 100000     # this many members,
     archive_max_ratio: 250          # and this expansion (unpacked / packed)
+    allow_hardlinks: false    # read bundle files that have more than one hard link (they may be files from outside)
     now: 2026-11-30T00:00:00Z # "current time" for the not-in-the-future check
     jira_url: https://jira.example.com  # opt-in live JIRA lookups (token from JIRA_API_TOKEN /
                               # JIRA_PERSONAL_TOKEN, + JIRA_EMAIL for Cloud basic auth)
@@ -34,6 +35,7 @@ Options are validated when loaded; an unknown key or a bad value is a :class:`Co
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -61,6 +63,7 @@ class Options(BaseModel):
     archive_max_bytes: int = Field(16 * 1024**3, ge=1)
     archive_max_members: int = Field(100_000, ge=1)
     archive_max_ratio: float = Field(250.0, gt=1.0)
+    allow_hardlinks: bool = False
     now: dt.datetime | None = None
     jira_url: str | None = None
     jira_api_version: int = Field(2, ge=2, le=3)
@@ -76,6 +79,10 @@ class Options(BaseModel):
     def _tz(cls, value: str) -> str:
         if not _TZ_RE.match(value):
             raise ValueError("must be UTC or an offset like +02:00")
+        try:
+            parse_offset(value)
+        except ValueError:
+            raise ValueError("must be an offset between -23:59 and +23:59, like +02:00") from None
         return value
 
     @field_validator("jira_url")
@@ -117,14 +124,37 @@ def make_options(config_file: str | Path | None = None, **overrides: Any) -> Opt
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "options"
+        if err["type"] == "extra_forbidden":  # the name comes from the file: quote it only when it looks like an option
+            if not _OPTION_NAME.fullmatch(where):
+                raise ConfigError("a key is not an option (see the list in citeproof/config.py)", config_file) from None
+            import difflib
+
+            close = difflib.get_close_matches(where, list(Options.model_fields), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else " (see the list in citeproof/config.py)"
+            raise ConfigError(f"'{where}' is not an option{hint}", config_file) from None
         raise ConfigError(f"{where}: {err['msg']}", config_file) from None
 
 
+_OPTION_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def _read_config_file(path: Path) -> dict[str, Any]:
+    """The options of a config file. Errors name the file and a position, never its content: ``--config`` may
+    point anywhere, and the message must not leak a line of ``/etc/shadow``."""
+    from .evidence.access import open_regular, read_all
+
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = open_regular(path)
+        try:
+            raw = read_all(fd, MAX_CONFIG_BYTES + 1)
+        finally:
+            os.close(fd)
     except OSError as exc:
-        raise ConfigError(f"cannot read config file ({exc.strerror})", path) from None
+        raise ConfigError(f"cannot read config file ({exc.strerror or type(exc).__name__})", path) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config file is larger than {MAX_CONFIG_BYTES} bytes", path)
+    text = raw.decode("utf-8", errors="replace")
     import yaml
 
     try:
@@ -134,12 +164,23 @@ def _read_config_file(path: Path) -> dict[str, Any]:
         else:
             loaded = yaml.safe_load(text) or {}
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {_first_line(exc)}", path) from None
+        raise ConfigError(f"not valid TOML: {_position(exc)}", path) from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"not valid YAML: {yaml_problem(exc)}", path) from None
+        raise ConfigError(f"not valid YAML: {_position(exc)}", path) from None
+    except RecursionError:
+        raise ConfigError("config is nested too deeply", path) from None
     if not isinstance(loaded, dict):
         raise ConfigError("config must be a mapping of option names to values", path)
     return {str(k).replace("-", "_"): v for k, v in loaded.items()}
+
+
+def _position(exc: Exception) -> str:
+    """Where a config file fails to parse (line and column), without quoting it."""
+    mark = getattr(exc, "problem_mark", None)
+    if mark is not None:
+        return f"line {mark.line + 1}, column {mark.column + 1}"
+    at = re.search(r"at line (\d+), column (\d+)", str(exc))  # TOMLDecodeError: "... (at line 2, column 12)"
+    return f"line {at.group(1)}, column {at.group(2)}" if at else "cannot be parsed"
 
 
 def _first_line(exc: Exception) -> str:

@@ -32,6 +32,7 @@ from .config import Options, make_options
 from .contradictions import ClaimView, RuleContext, find_contradictions
 from .decide import decide
 from .evidence import Bundle, FileKind
+from .evidence.access import UnreadableEvidence
 from .evidence.archive import Limits
 from .evidence.har import load_har
 from .evidence.prepare import prepare
@@ -94,7 +95,7 @@ def validate(
     if isinstance(evidence, Bundle):
         return _run(text, source, evidence, opts, regs, progress)
     limits = Limits(opts.archive_max_bytes, opts.archive_max_members, opts.archive_max_ratio)
-    with Bundle(evidence, use_cache=opts.use_cache, limits=limits) as bundle:
+    with Bundle(evidence, use_cache=opts.use_cache, limits=limits, allow_hardlinks=opts.allow_hardlinks) as bundle:
         return _run(text, source, bundle, opts, regs, progress)
 
 
@@ -146,6 +147,7 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries
         warnings.extend(w for w in extra if w not in warnings)
     if cache is not None:
         cache.save()
+    warnings.extend(f"{rel}: {why}" for rel, why in sorted(bundle.unreadable.items()))
     counted_views = tuple(v for v in views if v.result.status is not ClaimStatus.UNVERIFIED_OBSERVATION)
     findings, wrong = find_contradictions(RuleContext(counted_views, bundle, opts))
     counted = [_mark_wrong(v.result, findings) if v.id in wrong else v.result for v in counted_views]
@@ -317,7 +319,14 @@ def _check_ref(ref: CitationRef, ctx: CheckContext, registry: Mapping[str, Citat
             citation=ref.raw, citation_format="unknown", format_valid=False, citation_exists=False,
             evidence_supports=False, reason=reason, checks=[SubCheck(name="format", ok=False, detail=reason)],
         ))
-    return fmt.check(ref, ctx)
+    try:
+        return fmt.check(ref, ctx)
+    except UnreadableEvidence as exc:  # swapped, replaced, truncated or unreadable since the bundle was listed
+        reason = f"{exc.rel} {exc.reason}"
+        return Checked(CitationResult(
+            citation=ref.raw, citation_format=ref.format_id, format_valid=True, citation_exists=False,
+            evidence_supports=False, reason=reason, checks=[SubCheck(name="readable", ok=False, detail=reason)],
+        ))
 
 
 def _har_hints(checked: Checked, statuses: tuple[int, ...], bundle: Bundle, opts: Options) -> list[str]:

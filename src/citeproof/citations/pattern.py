@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..evidence import Bundle, FileKind
+from ..evidence import Bundle, FileKind, UnreadableEvidence
 from ..evidence.har import load_har
 from ..evidence.structured import flatten_text, patterns
 from ..model import CitationRef, Evidence
@@ -100,11 +100,14 @@ def _signatures(record: dict[str, Any]) -> list[str]:
 def _seen_in_bundle(bundle: Bundle, signatures: list[str]) -> str | None:
     """Where the first of the pattern's symptoms occurs in the bundle's logs or HAR captures."""
     for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
-        lf = bundle.lines(file)
-        for sig in signatures:
-            pos = lf.find_text(sig)
-            if pos is not None:
-                return f"'{sig}' at {file.rel}:{lf.line_of(pos)}"
+        try:
+            lf = bundle.lines(file)
+            for sig in signatures:
+                pos = lf.find_text(sig)
+                if pos is not None:
+                    return f"'{sig}' at {file.rel}:{lf.line_of(pos)}"
+        except UnreadableEvidence:
+            continue  # reported as a warning of the run
     for file in sorted(bundle.of_kind(FileKind.HAR), key=lambda f: f.rel):
         doc = load_har(bundle, file)
         for sig in signatures:

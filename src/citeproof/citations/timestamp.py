@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..evidence import FileKind
+from ..evidence import FileKind, UnreadableEvidence
 from ..evidence.har import load_har
 from ..evidence.timestamps import Window, find_in_lines, parse_iso
 from ..model import CitationRef, Evidence
@@ -146,8 +146,11 @@ def _scan(ctx: CheckContext, window: Window) -> list[tuple[float, str, str]]:
         for i in np.flatnonzero(diff <= reach)[:MAX_HITS].tolist():
             hits.append((float(diff[i]), f"{file.rel} entry {i + base}", doc.entry(i).summary()))
     for file in sorted(bundle.of_kind(FileKind.LOG), key=lambda f: f.rel):
-        for hit in find_in_lines(bundle.lines(file), window, tz, limit=20):
-            hits.append((window.distance(hit.stamp), f"{file.rel}:{hit.line}", hit.text))
+        try:
+            for hit in find_in_lines(bundle.lines(file), window, tz, limit=20):
+                hits.append((window.distance(hit.stamp), f"{file.rel}:{hit.line}", hit.text))
+        except UnreadableEvidence:
+            continue  # reported as a warning of the run
     hits.sort(key=lambda h: (h[0], h[1]))
     return hits[:MAX_HITS]
 

@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..evidence import Bundle, FileKind
+from ..evidence import Bundle, FileKind, UnreadableEvidence
 from ..evidence.har import load_har
 from ..evidence.structured import load
 from ..model import ContradictionFinding
@@ -175,8 +175,11 @@ def _absent_causes(ctx: RuleContext) -> list[Found]:
 def _in_bundle(bundle: Bundle, probe: str) -> bool:
     def search() -> bool:
         for file in bundle.of_kind(FileKind.LOG):
-            if bundle.lines(file).find_text(probe) is not None:
-                return True
+            try:
+                if bundle.lines(file).find_text(probe) is not None:
+                    return True
+            except UnreadableEvidence:
+                continue  # reported as a warning of the run
         return any(load_har(bundle, file).containing(probe) for file in bundle.of_kind(FileKind.HAR))
 
     return bool(bundle.memo(("in-bundle", probe), search))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import os
 import shutil
 import stat
 import tarfile
@@ -127,24 +128,27 @@ def unpack(archive: Path, target: Path, limits: Limits) -> dict[str, str]:
     return skipped
 
 
-def decode_to(source: Path, target: Path, transform: str, limits: Limits) -> None:
-    """Write ``source`` decoded (``gzip`` and/or ``utf-16``) as UTF-8 bytes to ``target``."""
-    budget = _Budget(source, limits, source.stat().st_size)
+def decode_to(source: IO[bytes], rel: str, target: Path, transform: str, limits: Limits) -> None:
+    """Write the open ``source`` (bundle file ``rel``) decoded (``gzip`` and/or ``utf-16``) as UTF-8 bytes to ``target``.
+    A failure removes the partial copy."""
+    budget = _Budget(Path(rel), limits, os.fstat(source.fileno()).st_size)
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with open(source, "rb") as raw:
-            stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if "gzip" in transform else raw  # type: ignore[assignment]
-            if "utf-16" not in transform:
-                _copy(stream, target, budget)
-                return
-            reader = codecs.getreader("utf-16")(stream, "replace")
-            with open(target, "xb") as out:
-                while text := reader.read(_COPY):
-                    data = text.encode("utf-8")
-                    budget.add(len(data))
-                    out.write(data)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise BundleError(f"cannot decode ({' '.join(str(exc).split()) or type(exc).__name__})", source) from None
+        stream: IO[bytes] = gzip.GzipFile(fileobj=source) if "gzip" in transform else source  # type: ignore[assignment]
+        if "utf-16" not in transform:
+            _copy(stream, target, budget)
+            return
+        reader = codecs.getreader("utf-16")(stream, "replace")
+        with open(target, "xb") as out:
+            while text := reader.read(_COPY):
+                data = text.encode("utf-8")
+                budget.add(len(data))
+                out.write(data)
+    except BaseException as exc:
+        target.unlink(missing_ok=True)
+        if isinstance(exc, OSError | EOFError | gzip.BadGzipFile):
+            raise BundleError(f"cannot decode ({' '.join(str(exc).split()) or type(exc).__name__})", rel) from None
+        raise
 
 
 def remove(path: Path) -> None:

@@ -21,6 +21,10 @@ kind           how it is recognised
 
 Nothing outside the bundle is ever opened: a cited path that is absolute, climbs with ``..``, or
 names a symlink whose target lies outside the bundle is rejected with a reason before any I/O on it.
+Every read opens the file again through :mod:`citeproof.evidence.access`, which refuses a file that was
+swapped for a symlink, moved outside or replaced since the listing, and a file with several hard links
+(unless ``allow_hardlinks``). A file or directory that cannot be read, or that is not a regular file
+(a FIFO, a socket, a device), is listed as rejected with the reason, and the run warns about it.
 Files are opened read-only and memory-mapped with ``ACCESS_READ``; evidence is never modified.
 """
 
@@ -30,12 +34,14 @@ import difflib
 import gzip
 import os
 import re
+import stat
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import BundleError
+from .access import Identity, UnreadableEvidence, kind_of, open_checked, read_all
 from .archive import Limits, decode_to, is_archive, private_dir, remove, unpack
 from .cache import IndexCache, cache_dir
 from .lines import LineFile
@@ -60,6 +66,7 @@ class EvidenceFile:
     size: int
     kind: FileKind
     transform: str = ""  # "gzip", "utf-16" or "gzip+utf-16": decoded to UTF-8 on first use
+    identity: Identity | None = None  # what the file was when listed; a read of anything else is refused
 
 
 @dataclass(frozen=True)
@@ -80,8 +87,10 @@ _HAR_HEAD = re.compile(rb'^\s*\{\s*"log"\s*:')
 class Bundle:
     """Read-only view of an evidence bundle. Use as a context manager to release file maps."""
 
-    def __init__(self, root: str | Path, use_cache: bool = True, limits: Limits | None = None) -> None:
+    def __init__(self, root: str | Path, use_cache: bool = True, limits: Limits | None = None,
+                 allow_hardlinks: bool = False) -> None:
         given = Path(root)
+        self.allow_hardlinks = allow_hardlinks
         if not given.exists():
             raise BundleError("evidence bundle not found", given)
         self.given = given
@@ -111,21 +120,27 @@ class Bundle:
         else:
             raise BundleError("evidence bundle is neither a directory nor a file", given)
         self.files: dict[str, EvidenceFile] = {}
-        self._decoded: dict[str, Path] = {}
+        self._decoded: dict[str, tuple[Path, Identity]] = {}
         for path in paths:
             self._add(path)
         self._by_name: dict[str, list[str]] = {}
         for rel in self.files:
             self._by_name.setdefault(PurePosixPath(rel).name.lower(), []).append(rel)
         self._lines: dict[str, LineFile] = {}
+        self.unreadable: dict[str, str] = {}  # listed files that could not be read later (replaced, truncated, ...)
         self.cache: dict[tuple[str, str], Any] = {}
         self.index_cache = IndexCache(cache_dir() if use_cache else None, self.root)
 
     # -- discovery -------------------------------------------------------------------------
-    @staticmethod
-    def _walk(root: Path) -> list[Path]:
+    def _walk(self, root: Path) -> list[Path]:
         found: list[Path] = []
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+
+        def unreadable(error: OSError) -> None:
+            if error.filename and Path(error.filename) != root:
+                rel = Path(error.filename).relative_to(root).as_posix()
+                self.rejected[rel] = "directory that cannot be read; its files are not read"
+
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unreadable):
             dirnames.sort()
             for name in sorted(filenames):
                 found.append(Path(dirpath) / name)
@@ -136,19 +151,52 @@ class Bundle:
 
     def _add(self, path: Path) -> None:
         rel = path.relative_to(self.root).as_posix()
-        if path.is_symlink():
-            target = Path(os.path.realpath(path))
+        try:
+            st = path.lstat()
+        except OSError:
+            return  # gone since the directory was listed
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                target = Path(os.path.realpath(path))
+            except OSError:
+                self.rejected[rel] = "file that changed while the bundle was listed; not read"
+                return
             if not _inside(target, self.root):
                 self.rejected[rel] = "symlink that points outside the bundle; not read"
                 return
             if not target.is_file():
                 return
             path = target
-        elif not path.is_file():
+        elif not stat.S_ISREG(st.st_mode):
+            if not stat.S_ISDIR(st.st_mode):
+                self.rejected[rel] = f"{kind_of(st.st_mode).removeprefix('a ')}, not a regular file; not read"
             return
-        size = path.stat().st_size
-        kind, transform = classify_file(path, size)
-        self.files[rel] = EvidenceFile(rel, path, size, kind, transform)
+        try:
+            fd, fst = open_checked(path, self.root, rel, allow_hardlinks=self.allow_hardlinks)
+        except UnreadableEvidence as exc:
+            self.rejected[rel] = "file that " + exc.reason
+            return
+        try:
+            kind, transform = classify_file(path, fst.st_size, fd)
+        finally:
+            os.close(fd)
+        self.files[rel] = EvidenceFile(rel, path, fst.st_size, kind, transform, Identity.of(fst))
+
+    def open(self, file: EvidenceFile) -> tuple[int, os.stat_result]:
+        """A read-only descriptor of ``file``'s bytes as UTF-8 (its decoded copy for .gz and UTF-16 files),
+        checked to be the file that was listed; raises :class:`UnreadableEvidence` otherwise."""
+        if file.transform:
+            path, identity = self._decoded_copy(file)
+            return open_checked(path, path.parent, file.rel, identity, allow_hardlinks=True)
+        return open_checked(file.path, self.root, file.rel, file.identity, self.allow_hardlinks)
+
+    def read_bytes(self, file: EvidenceFile, limit: int) -> bytes:
+        """At most ``limit`` bytes of ``file`` (decoded), read through :meth:`open`."""
+        fd, _ = self.open(file)
+        try:
+            return read_all(fd, limit)
+        finally:
+            os.close(fd)
 
     # -- lookup ----------------------------------------------------------------------------
     def resolve(self, cited: str) -> Lookup:
@@ -197,16 +245,21 @@ class Bundle:
         base = self.given if self.given.is_dir() else self.given.parent
         return (base / rel).as_posix() if rel else base.as_posix()
 
-    def readable(self, file: EvidenceFile) -> Path:
-        """A path holding ``file``'s bytes as UTF-8 text: the file itself, or its decoded copy (.gz, UTF-16)."""
-        if not file.transform:
-            return file.path
+    def _decoded_copy(self, file: EvidenceFile) -> tuple[Path, Identity]:
+        """The decoded copy of a .gz or UTF-16 file, made once per run in the private directory."""
         if file.rel not in self._decoded:
             if self._private is None:
                 self._private = private_dir()
             target = self._private / "decoded" / file.rel
-            decode_to(file.path, target, file.transform, self.limits)
-            self._decoded[file.rel] = target
+            fd, _ = open_checked(file.path, self.root, file.rel, file.identity, self.allow_hardlinks)
+            try:
+                with os.fdopen(os.dup(fd), "rb") as source:
+                    decode_to(source, file.rel, target, file.transform, self.limits)
+            except BundleError as exc:
+                raise UnreadableEvidence(file.rel, f"cannot be decoded: {exc.message}") from None
+            finally:
+                os.close(fd)
+            self._decoded[file.rel] = (target, Identity.of(target.stat()))
         return self._decoded[file.rel]
 
     def of_kind(self, *kinds: FileKind) -> list[EvidenceFile]:
@@ -216,7 +269,16 @@ class Bundle:
         """The line index of ``file`` (built once per run)."""
         lf = self._lines.get(file.rel)
         if lf is None:
-            lf = self._lines[file.rel] = LineFile(self.readable(file), None if file.transform else self.index_cache)
+            try:
+                fd, st = self.open(file)
+            except UnreadableEvidence as exc:
+                self.unreadable.setdefault(exc.rel, exc.reason)
+                raise
+            try:
+                lf = LineFile(fd, st, file.rel, None if file.transform else self.index_cache)
+            finally:
+                os.close(fd)
+            self._lines[file.rel] = lf
         return lf
 
     def memo(self, key: tuple[str, str], build: Any) -> Any:
@@ -247,15 +309,19 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-def classify_file(path: Path, size: int) -> tuple[FileKind, str]:
-    """Kind of one file and how it must be decoded before reading (``gzip``, ``utf-16`` or nothing)."""
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
+def classify_file(path: Path, size: int, fd: int | None = None) -> tuple[FileKind, str]:
+    """Kind of one file and how it must be decoded before reading (``gzip``, ``utf-16`` or nothing).
+
+    ``fd`` is the file opened by :func:`~citeproof.evidence.access.open_checked`; without it the path is opened."""
+    if fd is None:
+        with open(path, "rb") as fh:
+            return classify_file(path, size, fh.fileno())
+    head = os.pread(fd, 8192, 0)
     name = path.name.lower()
     if head.startswith(b"\x1f\x8b") and name.endswith(".gz") and not name.endswith((".tar.gz", ".tgz")):
         inner = name[:-3]
         try:
-            with gzip.open(path, "rb") as gz:
+            with os.fdopen(os.dup(fd), "rb") as raw, gzip.GzipFile(fileobj=raw) as gz:
                 first = gz.read(2)
         except (OSError, EOFError):
             return FileKind.COMPRESSED, ""
@@ -263,14 +329,15 @@ def classify_file(path: Path, size: int) -> tuple[FileKind, str]:
         return (FileKind.HAR if inner.endswith(".har") else FileKind.LOG), "gzip" + utf16
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return (FileKind.HAR if name.endswith(".har") else FileKind.LOG), "utf-16"
-    return classify(path, size), ""
+    return classify(path, size, head, fd), ""
 
 
-def classify(path: Path, size: int) -> FileKind:
+def classify(path: Path, size: int, head: bytes | None = None, fd: int | None = None) -> FileKind:
     """Kind of one file, from its name and its first bytes (and, for small JSON, its shape)."""
     name = path.name.lower()
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
+    if head is None:
+        with open(path, "rb") as fh:
+            head = fh.read(8192)
     for magic in _MAGIC:
         if head.startswith(magic):
             return FileKind.COMPRESSED
@@ -289,7 +356,7 @@ def classify(path: Path, size: int) -> FileKind:
         if _looks_like_json_lines(body) and suffix != ".json":
             return FileKind.LOG
         if size <= _JSON_SNIFF_LIMIT:
-            kind = _classify_json(path)
+            kind = _classify_json(read_all(fd, size) if fd is not None else path.read_bytes())
             if kind is not None:
                 return kind
             return FileKind.CONFIG if suffix in _CONFIG_EXT else FileKind.LOG
@@ -313,12 +380,12 @@ def _looks_like_json_lines(body: bytes) -> bool:
     return len(lines) > 2 and lines[0].rstrip().endswith(b"}") and lines[1].lstrip().startswith(b"{")
 
 
-def _classify_json(path: Path) -> FileKind | None:
+def _classify_json(raw: bytes) -> FileKind | None:
     """Kind of a JSON document by its shape; None when it does not parse."""
     import orjson
 
     try:
-        data = orjson.loads(path.read_bytes().lstrip(b"\xef\xbb\xbf"))
+        data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError:
         return None
     if isinstance(data, dict):

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from .access import UnreadableEvidence
 from .bundle import Bundle, EvidenceFile
 from .har_index import HarIndex, load_or_build
 from .timestamps import parse_iso
@@ -218,10 +219,13 @@ def load_har(bundle: Bundle, file: EvidenceFile) -> HarDoc:
 
 
 def _load(bundle: Bundle, file: EvidenceFile) -> HarDoc:
-    path = bundle.readable(file)
-    if path.stat().st_size > PARSE_WHOLE_BYTES:
-        return _load_indexed(bundle, file)
-    raw = path.read_bytes()
+    try:
+        lf = bundle.lines(file)
+        if lf.size > PARSE_WHOLE_BYTES:
+            return _load_indexed(bundle, file)
+        raw = lf.head(lf.size)
+    except UnreadableEvidence as exc:
+        return HarDoc(error=f"{exc.rel} {exc.reason}")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -240,7 +244,7 @@ def _load_indexed(bundle: Bundle, file: EvidenceFile) -> HarDoc:
     if mm is None:
         return HarDoc(error=f"{file.rel} is empty")
     lf = bundle.lines(file)
-    index = load_or_build(mm, lf.size, None if file.transform else bundle.index_cache, lf.path)
+    index = load_or_build(mm, lf.size, lf.cache, lf.key)
     if index.error:
         return HarDoc(error=f"{file.rel} is not a HAR capture: {index.error}")
     return HarDoc(index=index, mm=mm)

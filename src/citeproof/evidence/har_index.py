@@ -13,7 +13,7 @@ from __future__ import annotations
 import mmap
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cache import IndexCache
 from .timestamps import parse_iso
@@ -195,15 +195,29 @@ def iso_to_epoch(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def load_or_build(path_mm: mmap.mmap, size: int, cache: IndexCache | None, path: object) -> HarIndex:
-    from pathlib import Path
+def load_or_build(mm: mmap.mmap, size: int, cache: IndexCache | None, key: dict[str, Any]) -> HarIndex:
+    """The entry index of a capture: from the cache when the cached arrays fit this file, else built."""
+    import numpy as np
 
-    p = Path(str(path))
-    cached = cache.load("har", p) if cache else None
-    if cached is not None and "starts" in cached:
+    def valid(loaded: dict[str, Any]) -> bool:
+        starts, ends, started, instants = (loaded[k] for k in ("starts", "ends", "started", "instants"))
+        if not all(isinstance(a, np.ndarray) and a.ndim == 1 for a in (starts, ends, started, instants)):
+            return False
+        n = len(starts)
+        if not (len(ends) == len(started) == len(instants) == n) or starts.dtype.kind != "i" or ends.dtype.kind != "i":
+            return False
+        if n == 0:
+            return True
+        if np.any(ends <= starts) or np.any(starts[1:] <= ends[:-1]) or starts[0] < 0 or ends[-1] >= size:
+            return False
+        data = np.frombuffer(mm, dtype=np.uint8)
+        return bool(np.all(data[starts] == ord("{")) and np.all(data[ends] == ord("}")))
+
+    cached = cache.load("har", key, valid) if cache else None
+    if cached is not None:
         return HarIndex(cached["starts"], cached["ends"], cached["started"], cached["instants"], cached.get("error") or None)
-    index = build(path_mm, size)
+    index = build(mm, size)
     if cache is not None:
-        cache.store("har", p, {"error": index.error or ""},
+        cache.store("har", key, {"error": index.error or ""},
                     {"starts": index.starts, "ends": index.ends, "started": index.started, "instants": index.instants})
     return index

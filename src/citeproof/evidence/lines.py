@@ -17,10 +17,10 @@ import mmap
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import IndexCache
+from .access import UnreadableEvidence
+from .cache import HASHED_BYTES, IndexCache, file_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,35 +31,67 @@ MAX_LINE_CHARS = 1_000_000
 
 
 class LineFile:
-    """Read-only, indexed line access to one file."""
+    """Read-only, indexed line access to one open file (``fd``, as :mod:`citeproof.evidence.access` opened it).
 
-    def __init__(self, path: Path, cache: IndexCache | None = None) -> None:
-        self.path = path
+    The descriptor is mapped and may be closed by the caller; ``rel`` names the file in reasons. A file that
+    shrinks while it is read raises :class:`~citeproof.evidence.access.UnreadableEvidence` instead of reading
+    past its new end (which would kill the process with SIGBUS)."""
+
+    def __init__(self, fd: int, st: os.stat_result, rel: str, cache: IndexCache | None = None) -> None:
+        self.rel = rel
         self.cache = cache
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            self.size = os.fstat(fd).st_size
-            self._mm: mmap.mmap | None = (
-                mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if self.size else None
-            )
-        finally:
-            os.close(fd)
+        self.size = st.st_size
+        self._mm: mmap.mmap | None = mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if self.size else None
+        if self._mm is not None and len(self._mm) != self.size:
+            self.size = len(self._mm)  # it grew between fstat and mmap: the map is what is read
+        self.key = file_key(fd, st, _real(fd, rel), self._mm[: self.size] if self._mm is not None and self.size <= HASHED_BYTES
+                            else None) if cache is not None else {}
         self._starts: np.ndarray | None = None
         self._line_count = 0
         self.memo: dict[str, Any] = {}  # per-run facts derived from this file (timestamp formats, ...)
 
+    @classmethod
+    def open(cls, path: os.PathLike[str] | str, cache: IndexCache | None = None) -> LineFile:
+        """A line file over ``path`` outside a bundle (tests, tools): opened without following a final symlink."""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            return cls(fd, os.fstat(fd), os.fspath(path), cache)
+        finally:
+            os.close(fd)
+
+    def guard(self) -> None:
+        """Raise when the file is now shorter than its map (a truncated log)."""
+        if self._mm is not None and self._mm.size() < self.size:
+            raise UnreadableEvidence(self.rel, "was truncated while it was read; not read")
+
     # -- index -----------------------------------------------------------------------------
+    def _valid(self, loaded: dict[str, Any]) -> bool:
+        """A cached line index fits this file: increasing offsets of line starts inside it, a consistent count."""
+        import numpy as np
+        starts, count = loaded["starts"], int(loaded["line_count"])
+        if not isinstance(starts, np.ndarray) or starts.ndim != 1 or starts.dtype != np.int64 or not starts.size:
+            return False
+        if starts[0] != 0 or (starts.size > 1 and (np.any(np.diff(starts) <= 0) or starts[-1] >= self.size)):
+            return False
+        if not (starts.size - 1) * BLOCK < max(count, 1) <= starts.size * BLOCK:
+            return False
+        if self._mm is None:
+            return count == 0 and starts.size == 1
+        self.guard()
+        data = np.frombuffer(self._mm, dtype=np.uint8)
+        return bool(np.all(data[starts[1:] - 1] == 10))
+
     def _index(self) -> np.ndarray:
         if self._starts is not None:
             return self._starts
-        cached = self.cache.load("lines", self.path) if self.cache else None
-        if cached is not None and "starts" in cached:
+        cached = self.cache.load("lines", self.key, self._valid) if self.cache else None
+        if cached is not None:
             self._starts = cached["starts"]
             self._line_count = int(cached["line_count"])
             return self._starts
         self._build()
         if self.cache is not None and self._starts is not None:
-            self.cache.store("lines", self.path, {"line_count": self._line_count}, {"starts": self._starts})
+            self.cache.store("lines", self.key, {"line_count": self._line_count}, {"starts": self._starts})
         assert self._starts is not None
         return self._starts
 
@@ -70,6 +102,7 @@ class LineFile:
         mm = self._mm
         if mm is not None:
             for base in range(0, self.size, _CHUNK):
+                self.guard()
                 count = min(_CHUNK, self.size - base)
                 chunk = np.frombuffer(mm, dtype=np.uint8, count=count, offset=base)
                 pos = np.flatnonzero(chunk == 10)
@@ -96,6 +129,7 @@ class LineFile:
 
     def line_start(self, number: int) -> int:
         """Byte offset where 1-based line ``number`` starts."""
+        self.guard()
         starts = self._index()
         block, rest = divmod(number - 1, BLOCK)
         pos = int(starts[block])
@@ -106,6 +140,7 @@ class LineFile:
 
     def line_of(self, offset: int) -> int:
         """1-based line number holding byte ``offset``."""
+        self.guard()
         import numpy as np
         starts = self._index()
         block = int(np.searchsorted(starts, offset, side="right")) - 1
@@ -115,6 +150,7 @@ class LineFile:
     # -- reading ---------------------------------------------------------------------------
     def raw_lines(self, start: int, end: int) -> Iterator[bytes]:
         """Raw bytes of lines ``start..end`` (inclusive, 1-based, clipped to the file)."""
+        self.guard()
         end = min(end, self.line_count)
         if start > end or self._mm is None:
             return
@@ -133,6 +169,7 @@ class LineFile:
 
     def find_all(self, needle: bytes, limit: int = 1000, start: int = 0, end: int | None = None) -> Iterator[int]:
         """Byte offsets of ``needle`` in the file (or in ``start..end``), in order, at most ``limit``."""
+        self.guard()
         if self._mm is None or not needle:
             return
         stop = self.size if end is None else end
@@ -148,6 +185,7 @@ class LineFile:
         Exact spellings are tried first at memchr speed; a case-insensitive regular expression
         over the map is the fallback.
         """
+        self.guard()
         if self._mm is None or not text:
             return None
         for variant in dict.fromkeys((text, text.lower(), text.upper(), text.title(), text.capitalize())):
@@ -159,29 +197,41 @@ class LineFile:
 
     def line_bounds(self, offset: int) -> tuple[int, int]:
         """(start, end) byte offsets of the line holding ``offset``, end excluding the newline."""
+        self.guard()
         assert self._mm is not None
         start = self._mm.rfind(b"\n", 0, offset) + 1
         nl = self._mm.find(b"\n", offset)
         return start, self.size if nl < 0 else nl
 
     def text_at(self, start: int, end: int) -> str:
+        self.guard()
         assert self._mm is not None
         return decode_line(self._mm[start:end], first=start == 0)
 
     def mapping(self) -> mmap.mmap | None:
         """The read-only memory map of the whole file (None for an empty file)."""
+        self.guard()
         return self._mm
 
     def head(self, size: int) -> bytes:
+        self.guard()
         return b"" if self._mm is None else self._mm[: min(size, self.size)]
 
     def window(self, offset: int, size: int) -> bytes:
+        self.guard()
         return b"" if self._mm is None else self._mm[offset : min(offset + size, self.size)]
 
     def close(self) -> None:
         if self._mm is not None:
             self._mm.close()
             self._mm = None
+
+
+def _real(fd: int, rel: str) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return rel
 
 
 def decode_line(raw: bytes, first: bool = False) -> str:

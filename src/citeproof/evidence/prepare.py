@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
+from .access import UnreadableEvidence
 from .bundle import Bundle, EvidenceFile, FileKind
 
 PROGRESS_MIN_BYTES = 64 * 1024 * 1024
@@ -30,10 +31,13 @@ def prepare(bundle: Bundle, files: Iterable[EvidenceFile], times: bool, tz: dt.t
             jobs.append((file, lambda f=file: load_har(bundle, f)))  # type: ignore[misc]
         elif file.kind is FileKind.LOG and file.size:
             def index_log(f: EvidenceFile = file) -> object:
-                lf = bundle.lines(f)
-                count = lf.line_count
-                if times:
-                    time_blocks(lf, tz, sample_times(lf, tz))
+                try:
+                    lf = bundle.lines(f)
+                    count = lf.line_count
+                    if times:
+                        time_blocks(lf, tz, sample_times(lf, tz))
+                except UnreadableEvidence:
+                    return 0  # the citations into it say why; the run warns
                 return count
             jobs.append((file, index_log))
     if not jobs:

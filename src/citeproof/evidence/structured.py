@@ -15,15 +15,30 @@ import configparser
 import re
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ..config import yaml_problem
+from .access import UnreadableEvidence
 from .bundle import Bundle, EvidenceFile, FileKind
 
 MAX_STRUCTURED_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 100  # deeper JSON/YAML/TOML is refused: real configs, tickets and contexts nest a dozen levels
+
+
+def too_deep(data: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``data`` nests lists and mappings more than ``limit`` levels (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend((v, depth + 1) for v in value)
+    return False
 
 
 @dataclass(frozen=True)
@@ -33,15 +48,30 @@ class Loaded:
 
 
 def load(bundle: Bundle, file: EvidenceFile) -> Loaded:
-    return bundle.memo(("structured", file.rel), lambda: _load(file, bundle.readable(file)))  # type: ignore[no-any-return]
+    return bundle.memo(("structured", file.rel), lambda: _load(file, bundle))  # type: ignore[no-any-return]
 
 
-def _load(file: EvidenceFile, path: Path) -> Loaded:
+def _load(file: EvidenceFile, bundle: Bundle) -> Loaded:
+    try:
+        loaded = _parse(file, bundle)
+    except RecursionError:
+        return Loaded(error=f"{file.rel} is nested too deeply to read (more than {MAX_DEPTH} levels)")
+    if loaded.error is None and too_deep(loaded.data):
+        return Loaded(error=f"{file.rel} is nested too deeply to read (more than {MAX_DEPTH} levels)")
+    return loaded
+
+
+def _parse(file: EvidenceFile, bundle: Bundle) -> Loaded:
     import yaml
 
     if file.size > MAX_STRUCTURED_BYTES:
         return Loaded(error=f"{file.rel} is too large to load as structured data ({file.size} bytes)")
-    raw = path.read_bytes()
+    try:
+        raw = bundle.read_bytes(file, MAX_STRUCTURED_BYTES + 1)
+    except UnreadableEvidence as exc:
+        return Loaded(error=f"{exc.rel} {exc.reason}")
+    if len(raw) > MAX_STRUCTURED_BYTES:
+        return Loaded(error=f"{file.rel} is too large to load as structured data (it grew past {MAX_STRUCTURED_BYTES} bytes)")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     text = raw.decode("utf-8", errors="replace")

@@ -31,7 +31,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .lines import LineFile
 
@@ -386,8 +386,14 @@ def time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes) -> TimeBlocks:
 
 def _time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes, key: str) -> TimeBlocks:
     import numpy as np
-    cached = lf.cache.load(key, lf.path) if lf.cache else None
-    if cached is not None and "firsts" in cached:
+    blocks = len(lf.block_starts())
+
+    def valid(loaded: dict[str, Any]) -> bool:
+        firsts = loaded["firsts"]
+        return isinstance(firsts, np.ndarray) and firsts.ndim == 1 and firsts.dtype == np.float64 and len(firsts) == blocks
+
+    cached = lf.cache.load(key, lf.key, valid) if lf.cache else None
+    if cached is not None:
         return TimeBlocks(cached["firsts"], bool(cached["ordered"]))
     formats = tuple(FORMAT_BY_ID[f] for f in times.formats if f != "epoch") or tuple(FORMAT_BY_ID[f] for f in times.formats)
     starts = lf.block_starts()
@@ -407,7 +413,7 @@ def _time_blocks(lf: LineFile, tz: dt.tzinfo, times: FileTimes, key: str) -> Tim
         if np.isnan(firsts[i]):
             firsts[i] = firsts[i - 1]
     if lf.cache is not None:
-        lf.cache.store(key, lf.path, {"ordered": ordered}, {"firsts": firsts})
+        lf.cache.store(key, lf.key, {"ordered": ordered}, {"firsts": firsts})
     return TimeBlocks(firsts, ordered)
 
 

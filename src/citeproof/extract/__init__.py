@@ -15,6 +15,7 @@ in reading order.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ import orjson
 
 from ..citations import Scope, find_citations
 from ..errors import FindingsError
+from ..evidence.access import open_regular, read_all
 from ..model import CitationRef, Claim
 from .markdown import is_claim_text, is_unverified, sentences
 
@@ -34,18 +36,26 @@ _FILLER = re.compile(
 
 
 def load_findings(path: str | Path) -> str:
-    """Read a findings file as text (UTF-8, BOM allowed), with a one-line error on failure."""
+    """Read a findings file as text (UTF-8, BOM allowed), with a one-line error on failure.
+
+    Only a regular file is read (a FIFO, a device or a directory is an error, never a hang), and at most
+    :data:`MAX_FINDINGS_BYTES` of it."""
     p = Path(path)
     try:
-        size = p.stat().st_size
+        fd = open_regular(p)
     except OSError as exc:
         raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
-    if size > MAX_FINDINGS_BYTES:
-        raise FindingsError(f"findings file is too large ({size} bytes, limit {MAX_FINDINGS_BYTES})", p)
     try:
-        raw = p.read_bytes()
+        st = os.fstat(fd)
+        if st.st_size > MAX_FINDINGS_BYTES:
+            raise FindingsError(f"findings file is too large ({st.st_size} bytes, limit {MAX_FINDINGS_BYTES})", p)
+        raw = read_all(fd, MAX_FINDINGS_BYTES + 1)
     except OSError as exc:
         raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_FINDINGS_BYTES:
+        raise FindingsError(f"findings file is too large (it grew past the limit of {MAX_FINDINGS_BYTES} bytes)", p)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return raw.decode("utf-16", errors="replace")
     if b"\x00" in raw[:65536]:

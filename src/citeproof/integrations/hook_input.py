@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CiteproofError
+from ..errors import CiteproofError, FindingsError
+from ..evidence.access import open_regular
+from ..extract import load_findings
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
@@ -137,12 +139,12 @@ def _written_file(event: HookEvent, patterns: tuple[str, ...]) -> Findings | Non
     if target is None or not any(fnmatch.fnmatch(target.name.lower(), p.lower()) for p in patterns):
         return None
     try:
-        return Findings(target.read_text(encoding="utf-8-sig", errors="replace"), str(target), target)
-    except OSError as exc:
+        return Findings(load_findings(target), str(target), target)
+    except FindingsError as exc:
         content = event.tool_input.get("content")
         if isinstance(content, str):
             return Findings(content, str(target), target)
-        raise HookInputError(f"cannot read the findings file just written ({exc.strerror or exc})", target) from None
+        raise HookInputError(f"cannot read the findings file just written ({exc.message})", target) from None
 
 
 def last_assistant_text(path: Path, sidechain: bool | None = False) -> str | None:
@@ -154,7 +156,7 @@ def last_assistant_text(path: Path, sidechain: bool | None = False) -> str | Non
     current_id: object = None
     current: list[str] = []
     try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
+        with open(open_regular(path), encoding="utf-8", errors="replace") as fh:
             for line in fh:
                 entry = _assistant_entry(line, sidechain)
                 if entry is None:

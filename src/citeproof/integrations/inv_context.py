@@ -42,6 +42,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import ConfigError
+from ..evidence.structured import MAX_DEPTH, too_deep
 from ..model import Report
 from .common import inside
 
@@ -107,6 +108,10 @@ def _read(path: Path) -> tuple[dict[str, Any], int | None]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"context file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", path) from None
+    except RecursionError:
+        data = None
+    if data is None or too_deep(data):
+        raise ConfigError(f"context file is nested too deeply (more than {MAX_DEPTH} levels)", path)
     if not isinstance(data, dict):
         raise ConfigError("context file must hold a JSON object", path)
     m = re.search(r"\{\s*?\n([ \t]+)\S", text)

@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import CiteproofError
+from ..evidence.structured import MAX_DEPTH, too_deep
 
 USER_AGENT = "citeproof-jira/1"
 MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -198,6 +199,10 @@ def _parse(body: bytes, shown: str) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8-sig", errors="replace"))
     except json.JSONDecodeError as exc:
         raise JiraError(f"JIRA answer for {shown} is not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise JiraError(f"JIRA answer for {shown} is nested too deeply") from None
+    if too_deep(data):
+        raise JiraError(f"JIRA answer for {shown} is nested too deeply (more than {MAX_DEPTH} levels)")
     if not isinstance(data, dict) or not isinstance(data.get("key"), str):
         raise JiraError(f"JIRA answer for {shown} is not an issue (no 'key')")
     return to_v2(data)

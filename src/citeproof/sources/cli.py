@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from ..errors import BundleError, CiteproofError, ConfigError, FindingsError
+from ..evidence.structured import MAX_DEPTH, too_deep
 from .check import claim_text
 from .render import RENDERERS
 from .report import check_sources
@@ -31,9 +32,14 @@ def _read_json(path: Path, error: type[CiteproofError]) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise error(f"cannot read ({getattr(exc, 'strerror', None) or exc})", path) from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise error(f"not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})", path) from None
+    except RecursionError:
+        data = None
+    if data is None or too_deep(data):
+        raise error(f"nested too deeply (more than {MAX_DEPTH} levels)", path)
+    return data
 
 
 def load_claims(path: Path) -> tuple[list[Any], list[Any]]:

@@ -193,4 +193,6 @@ def load_rules(extra: str | Path | Mapping[str, Any] | None = None) -> RuleSet:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})", extra) from None
+    except RecursionError:
+        raise ConfigError("rules file is nested too deeply", extra) from None
     return build_rules([(_builtin_data(), "source_rules.json"), (data, str(extra))])

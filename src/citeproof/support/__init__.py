@@ -37,7 +37,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from ..evidence import Bundle
+from ..evidence import Bundle, UnreadableEvidence
 from ..model import Claim, Evidence
 from .anchor import Anchor
 from .checks import REGISTRY, Check, FactVerdict, Outcome, Subject, decide, run
@@ -126,7 +126,10 @@ def suggest_lines(bundle: Bundle, rel: str, cited_line: int, quote: str, limit: 
     file = bundle.files.get(rel)
     if file is None or not quote:
         return []
-    lf = bundle.lines(file)
+    try:
+        lf = bundle.lines(file)
+    except UnreadableEvidence:
+        return []
     lo, hi = 0, lf.size
     if lf.size > 2 * SUGGEST_REACH:
         anchor = lf.line_start(min(max(cited_line, 1), lf.line_count)) if lf.line_count else 0
