@@ -214,3 +214,69 @@ def test_the_size_of_a_change_keeps_its_direction(tmp_path: Path) -> None:
     quantity = [next(v.code for v in c.checks if v.check == "quantities") for c in report.claims]
     assert quantity == ["quantity.shown", "quantity.absent"]
 
+
+
+def test_an_exit_status_is_not_an_http_status(tmp_path: Path) -> None:
+    line = "Oct 14 05:00:01 db-backup-01 systemd[1]: pg-backup.service: Main process exited, code=exited, status=143/n/a\n"
+    bundle = _bundle(tmp_path, {"journal.log": line})
+    report = citeproof.validate("- The main process exited with status 143 (journal.log:1).\n"
+                                "- The main process exited with status 137 (journal.log:1).\n", bundle, now=NOW, use_cache=False)
+    assert report.claims[0].status.value == "verified"
+    assert report.claims[1].status.value != "verified"
+    assert all(v.check != "statuses" for c in report.claims for v in c.checks)
+
+
+def test_a_thousands_separator_does_not_make_a_status(tmp_path: Path) -> None:
+    entries = [{"startedDateTime": f"2026-03-14T09:1{i}:52.240Z", "time": 40,
+                "request": {"method": "GET", "url": "https://dash.example.com/api/fleet/summary", "headers": []},
+                "response": {"status": 200, "statusText": "OK", "headers": [],
+                             "content": {"text": json.dumps({"devices_online": n}), "mimeType": "application/json"}}}
+               for i, n in enumerate((1184, 1171))]
+    bundle = _bundle(tmp_path, {"d.har": json.dumps({"log": {"version": "1.2", "entries": entries}})})
+    report = citeproof.validate("- Devices reported online fell from 1,184 to 1,171 (d.har:entry-1) (d.har:entry-2).\n",
+                                bundle, now=NOW, use_cache=False)
+    assert all(v.check != "statuses" for v in report.claims[0].checks)
+    assert report.claims[0].status.value != "contradicted"
+
+
+def test_kubernetes_events_are_kubelets(tmp_path: Path) -> None:
+    row = ("2026-10-14T10:15:32Z   2026-10-14T10:15:32Z   1   kube-system   Normal   Killing   Pod   coredns-7db6d8ff4d-h8m2t   "
+           "Container coredns failed liveness probe, will be restarted\n")
+    bundle = _bundle(tmp_path, {"events.txt": row})
+    findings = ("- At 10:15:32 kubelet killed the coredns container in h8m2t after the failed liveness probe (events.txt:1).\n"
+                "- At 10:15:32 containerd killed the coredns container in h8m2t after the failed liveness probe (events.txt:1).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+def test_an_event_in_another_verb_form_is_not_its_opposite(tmp_path: Path) -> None:
+    lines = ("2026-03-14T09:04:58: mosquitto version 2.0.18 terminating\n"
+             "2026-03-14T09:05:01: mosquitto version 2.0.18 starting\n")
+    bundle = _bundle(tmp_path, {"mosquitto.log": lines})
+    findings = ("- Mosquitto 2.0.18 shut down at 09:04:58 and was starting again at 09:05:01 (mosquitto.log:1-2).\n"
+                "- Mosquitto 2.0.18 crashed at 09:04:58 (mosquitto.log:1).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+def _har(statuses: list[int]) -> str:
+    entries = [{"startedDateTime": f"2026-03-14T09:16:{i:02d}.000Z", "time": 20,
+                "request": {"method": "GET", "url": f"https://dash.example.com/api/fleet/{i}", "headers": []},
+                "response": {"status": st, "statusText": "", "headers": [], "content": {}}} for i, st in enumerate(statuses)]
+    return json.dumps({"log": {"version": "1.2", "entries": entries}})
+
+
+def test_a_counted_status_over_a_range_is_not_every_entry(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"d.har": _har([200, 503, 503, 200, 503])})
+    findings = ("- The dashboard received 3 HTTP 503 responses (d.har:entries-1-5).\n"
+                "- The dashboard received HTTP 503 responses (d.har:entries-1-5).\n"
+                "- The API started answering HTTP 503 at 09:16:01 (d.har:entries-1-5).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported", "verified"]
+
+
+def test_an_exception_is_left_out_of_an_absence(tmp_path: Path) -> None:
+    lines = ("09:08:17: Client sensor-gw-07 closed its connection.\n"
+             "09:14:02: Client ingest-worker-1 has exceeded timeout, disconnecting.\n"
+             "09:20:11: Client sensor-gw-12 has exceeded timeout, disconnecting.\n")
+    bundle = _bundle(tmp_path, {"mosquitto.log": lines})
+    findings = ("- Apart from sensor-gw-12, no sensor gateway exceeded its timeout (mosquitto.log:1) (mosquitto.log:3).\n"
+                "- No sensor gateway exceeded its timeout (mosquitto.log:1) (mosquitto.log:3).\n")
+    assert _statuses(findings, bundle) == ["verified", "contradicted"]

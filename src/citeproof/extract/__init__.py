@@ -232,6 +232,8 @@ def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
         if claim_id in seen_ids:
             raise FindingsError(f"claim id '{claim_id}' is used twice", source)
         seen_ids.add(claim_id)
+        if not refs and re.search(r"[A-Za-z]{2}", text) and not is_claim_text(text, cited=False):
+            continue  # a question, a plan or a sentence about the document is not a claim in JSON either
         claims.append(Claim(claim_id, text, tuple(refs), 0, 0, is_unverified(text)))
     return claims
 

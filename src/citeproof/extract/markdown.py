@@ -64,6 +64,9 @@ _ABOUT_WORK = re.compile(
     r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|is\b)|"
     r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
     r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b|"
+    r"(?:end|start|beginning)\s+of\s+(?:the\s+|my\s+)?(?:findings|report|notes|summary|analysis)\b|"
+    r"(?:findings|notes|summary|analysis|report)\s+(?:for|of|on|from)\s+(?:the|this|our|my)\s+[\w\s-]{0,60}?"
+    r"(?:investigation|incident|outage|review|analysis)\b|"
     r"(?:(?:i'm|i’m|i am|we're|we’re|we are)\s+)?(?:happy|glad|available)\s+to\b|(?:feel free|ping me|let me know|reach out)\b|"
     r"all\s+(?:the\s+)?times\s+(?:below\s+|here\s+|above\s+)?(?:are\s+)?(?:in\s+)?(?:[A-Z]{3,4}\b|(?:UTC)?[+-]\d)))",
     re.I,

@@ -2,8 +2,10 @@
 
 The table is data (``citeproof/data/events.json``): groups of words per event ("crashed",
 "panic", "segfault" -> ``crash``) and pairs of groups that contradict each other (``start``/``crash``,
-``create``/``delete``, ``succeed``/``fail``, ...). A word negated just before it ("did not crash",
-"never started") is not counted.
+``create``/``delete``, ``succeed``/``fail``, ...). In the evidence, a verb of the table stands for all its
+forms (lemminflect: "terminated" also reads "terminating" and "terminates"), so a line that says the
+claimed event in another form is not taken for its opposite. A word negated just before it ("did not
+crash", "never started") is not counted.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ _NEGATION = re.compile(r"\b(?:not|never|no|without|didn't|wasn't|weren't|isn't|h
 
 
 @cache
-def table() -> tuple[dict[str, re.Pattern[str]], dict[str, frozenset[str]]]:
+def table(inflected: bool = False) -> tuple[dict[str, re.Pattern[str]], dict[str, frozenset[str]]]:
     data = json.loads(resources.files("citeproof").joinpath("data/events.json").read_text(encoding="utf-8"))
     patterns = {
-        name: re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])", re.I)
+        name: re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(_forms(words) if inflected else words, key=len,
+                                                                                   reverse=True)) + r")(?![\w-])", re.I)
         for name, words in data["events"].items()
     }
     opposite: dict[str, set[str]] = {name: set() for name in patterns}
@@ -30,6 +33,21 @@ def table() -> tuple[dict[str, re.Pattern[str]], dict[str, frozenset[str]]]:
     return patterns, {k: frozenset(v) for k, v in opposite.items()}
 
 
+def _forms(words: list[str]) -> set[str]:
+    """The table's words with the inflected forms of each single-word verb ("terminated" -> terminates, terminating)."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    out = set(words)
+    for word in words:
+        if " " in word or "-" in word:
+            continue
+        for lemma in getAllLemmas(word.lower()).get("VERB", ()):
+            for tag, forms in getAllInflections(lemma, upos="VERB").items():
+                if tag in ("VBD", "VBG", "VBN", "VBZ"):  # not the base form: "exit", "accept" are nouns of headers and codes
+                    out.update(forms)
+    return out
+
+
 @cache
 def neutral() -> frozenset[str]:
     """Event groups that name a neutral step (``start``, ``create``): see ``neutral_about`` in the table."""
@@ -37,9 +55,9 @@ def neutral() -> frozenset[str]:
     return frozenset(data.get("neutral", ()))
 
 
-def events_in(text: str, skip_negated: bool = True) -> dict[str, str]:
-    """Event group -> the first word of it found in ``text``."""
-    patterns, _ = table()
+def events_in(text: str, skip_negated: bool = True, inflected: bool = False) -> dict[str, str]:
+    """Event group -> the first word of it found in ``text`` (``inflected``: in any form of the table's verbs)."""
+    patterns, _ = table(inflected)
     found: dict[str, str] = {}
     for name, pattern in patterns.items():
         for m in pattern.finditer(text):
@@ -54,7 +72,7 @@ def conflict(claim: str, evidence: str) -> tuple[str, str] | None:
     """(claim word, evidence word) when the claim's event is absent and an opposite one is present."""
     _, opposite = table()
     said = events_in(claim)
-    shown = events_in(evidence, skip_negated=False)
+    shown = events_in(evidence, skip_negated=False, inflected=True)
     for name, word in sorted(said.items()):
         if name in shown:
             continue

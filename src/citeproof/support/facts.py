@@ -193,8 +193,10 @@ def _unique(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i for i in items if i))
 
 
+_PROCESS_EXIT = re.compile(r"\b(?:exit(?:ed|s|ing)?|terminated|killed|died)\b(?:\s+\w+){0,3}?(?:\s+with)?(?:\s+an?)?"
+                           r"\s+(?:exit\s+)?(?:status|code)(?:\s*(?:of|=|:))?\s*$", re.I)
 _LOOSE_STATUS = re.compile(
-    r"(?<![\w.:/\-#$])" + _CODE
+    r"(?<![\w.:/\-#$])(?<!\d,)" + _CODE
     + r"(?=\s*(?:[,;:)|]|\.(?!\w)|$|\b(?:at|on|for|from|in|and|or|with|after|when|while|to|by|each|too|as)\b))"
 )
 
@@ -212,6 +214,8 @@ def extract(text: str, http: bool = False) -> Facts:
     patterns = _STATUS + ((_BARE_STATUS,) if http or _HTTP_CONTEXT.search(rest) else ()) + ((_LOOSE_STATUS,) if http else ())
     for pattern in patterns:
         for m in pattern.finditer(rest):
+            if _PROCESS_EXIT.search(rest, max(0, m.start(1) - 40), m.start(1)):
+                continue  # "exited with status 137": a process's exit status, not an HTTP one
             more = m.group(2) if m.re.groups >= 2 else ""
             for code in [m.group(1), *re.findall(r"[1-5]\d{2}", more or "")]:
                 if int(code) not in statuses:

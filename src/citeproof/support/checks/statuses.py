@@ -28,7 +28,14 @@ _PLURAL = re.compile(r"\b(?:entries|requests|calls|responses|replies|attempts|er
                      r"|\b[1-5]\d\ds\b|\b[1-5]xx\b", re.I)
 
 
-_ONE_OF = re.compile(r"\b(?:first|last|one|single|only\s+one|another)\b", re.I)  # "the first cart 429 (entries 8, 16-18)"
+# "the first cart 429 (entries 8, 16-18)", "the API started answering 503 (entries 1-10)": one of the cited entries is enough
+_ONE_OF = re.compile(r"\b(?:first|last|one|single|only\s+one|another|start(?:ed|s)?|began|begins?)\b", re.I)
+
+
+def _counted(text: str, status: int) -> int | None:
+    """The number the claim gives of responses with ``status`` ("13 HTTP 503 responses", "13 503s"), or None."""
+    m = re.search(rf"\b(\d[\d,]*)\s+(?:more\s+|further\s+)?(?:HTTP\s+)?(?:status\s+)?{status}(?:s|\b)", text, re.I)
+    return int(m.group(1).replace(",", "")) if m else None
 
 
 def _label(s: Subject) -> str:
@@ -69,9 +76,11 @@ def _absent(s: Subject) -> FactVerdict | None:
             shown = f" (cited entries returned {seen(har)})" if har else ""
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"HTTP {status} is not in the cited evidence{shown}",
                                  str(status), seen(har), where(s.items))
-    plural = s.facts.universal or bool(_PLURAL.search(s.positive)) or not _ONE_OF.search(s.positive)
+    plural = s.facts.universal or bool(_PLURAL.search(s.positive)) or not _ONE_OF.search(s.text)
     if not plural and any(c in s.facts.statuses for c in har):
         return None  # "the first cart 429 (entries 8, 16, 17 and 18)": one of the cited entries is enough
+    if len(s.facts.statuses) == 1 and _counted(s.positive, s.facts.statuses[0]) == har.count(s.facts.statuses[0]):
+        return None  # "13 HTTP 503 responses" over a range holding 13 of them: the count is the claim, not "every entry"
     for e in s.of_kind("har"):
         odd = [(n, c) for n, c in enumerate(e.statuses, 1) if c not in s.facts.statuses]
         if odd:
