@@ -346,3 +346,26 @@ def test_an_impossible_offset_is_exit_2(capsys: pytest.CaptureFixture[str]) -> N
     code, _, err = run(capsys, "check", "examples/rate-limit/findings.md", "--evidence", "examples/rate-limit/bundle",
                        "--assume-tz", "+99:99")
     assert code == 2 and "assume_tz" in err
+
+
+# -- 7. many files under a low open-file limit ---------------------------------------------------------------
+
+
+def test_more_files_than_the_open_file_limit(make_bundle: Any, tmp_path: Path) -> None:
+    """600 cited files under `ulimit -n 128` (the attack used 2,000 under 1,024): exit 1 or 0, never 3."""
+    import subprocess
+    import sys
+
+    files = {f"app{i}.log": f"2026-01-15 10:30:{i % 60:02d} ERROR HTTP 429 Too Many Requests node-{i}\n" for i in range(600)}
+    root = make_bundle(files)
+    findings = _findings(tmp_path, "".join(f"- HTTP 429 Too Many Requests on node-{i} (app{i}.log:1).\n" for i in range(600))
+                         + "- A 429 at 10:30:05 (timestamp:2026-01-15T10:30:05Z).\n")
+    script = ("import resource, sys\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (128, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))\n"
+              "from citeproof.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", script, "check", str(findings), "--evidence", str(root), "--format", "json",
+                           "--no-cache"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert {c["status"] for c in report["claims"]} == {"verified"} and len(report["claims"]) == 601

@@ -30,11 +30,16 @@ Files are opened read-only and memory-mapped with ``ACCESS_READ``; evidence is n
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import functools
 import gzip
 import os
 import re
 import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
@@ -81,6 +86,18 @@ _CONFIG_EXT = {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".pro
 _ENV_NAME = re.compile(r"^(env|environment|about|about_info|build_info|buildinfo)([._-].*)?$", re.I)
 _MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ": "xz", b"PK\x03\x04": "zip"}
 _JSON_SNIFF_LIMIT = 16 * 1024 * 1024
+MAX_OPEN_MAPS = 256  # files kept memory-mapped at once (each map holds a descriptor; `ulimit -n` is often 1024)
+
+
+def _map_budget() -> int:
+    """How many files may stay mapped: MAX_OPEN_MAPS, or a quarter of the open-file limit when that is lower."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return MAX_OPEN_MAPS
+    return MAX_OPEN_MAPS if soft == resource.RLIM_INFINITY else max(8, min(MAX_OPEN_MAPS, soft // 4))
 _HAR_HEAD = re.compile(rb'^\s*\{\s*"log"\s*:')
 
 
@@ -127,6 +144,10 @@ class Bundle:
         for rel in self.files:
             self._by_name.setdefault(PurePosixPath(rel).name.lower(), []).append(rel)
         self._lines: dict[str, LineFile] = {}
+        self._live: OrderedDict[str, None] = OrderedDict()  # files mapped now, least recently used first
+        self._pins: dict[str, int] = {}
+        self._pool = threading.RLock()
+        self._budget = _map_budget()
         self.unreadable: dict[str, str] = {}  # listed files that could not be read later (replaced, truncated, ...)
         self.cache: dict[tuple[str, str], Any] = {}
         self.index_cache = IndexCache(cache_dir() if use_cache else None, self.root)
@@ -266,20 +287,51 @@ class Bundle:
         return [f for f in self.files.values() if f.kind in kinds]
 
     def lines(self, file: EvidenceFile) -> LineFile:
-        """The line index of ``file`` (built once per run)."""
-        lf = self._lines.get(file.rel)
-        if lf is None:
-            try:
-                fd, st = self.open(file)
-            except UnreadableEvidence as exc:
-                self.unreadable.setdefault(exc.rel, exc.reason)
-                raise
-            try:
-                lf = LineFile(fd, st, file.rel, None if file.transform else self.index_cache)
-            finally:
-                os.close(fd)
-            self._lines[file.rel] = lf
+        """The line index of ``file`` (built once per run). At most :data:`MAX_OPEN_MAPS` files stay mapped: the
+        least recently used are unmapped and mapped again when read (each map holds a file descriptor)."""
+        with self._pool:
+            lf = self._lines.get(file.rel)
+            if lf is None:
+                try:
+                    fd, st = self.open(file)
+                except UnreadableEvidence as exc:
+                    self.unreadable.setdefault(exc.rel, exc.reason)
+                    raise
+                try:
+                    lf = LineFile(fd, st, file.rel, None if file.transform else self.index_cache,
+                                  reopen=functools.partial(self.open, file), on_map=self._mapped)
+                finally:
+                    os.close(fd)
+                self._lines[file.rel] = lf
+                self._mapped(lf)
+            elif file.rel in self._live:
+                self._live.move_to_end(file.rel)
         return lf
+
+    def _mapped(self, lf: LineFile) -> None:
+        """Count ``lf`` as mapped and unmap the least recently used files over the limit (never a HAR capture,
+        whose entries are read from the map, nor a file a worker has pinned)."""
+        with self._pool:
+            self._live[lf.rel] = None
+            self._live.move_to_end(lf.rel)
+            for rel in list(self._live):
+                if len(self._live) <= self._budget:
+                    break
+                if rel == lf.rel or self._pins.get(rel) or self.files[rel].kind is FileKind.HAR:
+                    continue
+                if self._lines[rel].release():
+                    del self._live[rel]
+
+    @contextlib.contextmanager
+    def pinned(self, file: EvidenceFile) -> Iterator[None]:
+        """Keep ``file`` mapped while a worker thread reads it."""
+        with self._pool:
+            self._pins[file.rel] = self._pins.get(file.rel, 0) + 1
+        try:
+            yield
+        finally:
+            with self._pool:
+                self._pins[file.rel] -= 1
 
     def memo(self, key: tuple[str, str], build: Any) -> Any:
         """Per-run memo: ``build()`` once per key."""
@@ -291,6 +343,7 @@ class Bundle:
         for lf in self._lines.values():
             lf.close()
         self._lines.clear()
+        self._live.clear()
         if self._private is not None:
             remove(self._private)
             self._private = None

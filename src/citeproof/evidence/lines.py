@@ -16,7 +16,7 @@ from __future__ import annotations
 import mmap
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .access import UnreadableEvidence
@@ -37,10 +37,15 @@ class LineFile:
     shrinks while it is read raises :class:`~citeproof.evidence.access.UnreadableEvidence` instead of reading
     past its new end (which would kill the process with SIGBUS)."""
 
-    def __init__(self, fd: int, st: os.stat_result, rel: str, cache: IndexCache | None = None) -> None:
+    def __init__(self, fd: int, st: os.stat_result, rel: str, cache: IndexCache | None = None,
+                 reopen: Callable[[], tuple[int, os.stat_result]] | None = None,
+                 on_map: Callable[[LineFile], None] | None = None) -> None:
         self.rel = rel
         self.cache = cache
         self.size = st.st_size
+        self._reopen = reopen  # how to map the file again after :meth:`release` (checked to be the same file)
+        self._on_map = on_map
+        self._released = False
         self._mm: mmap.mmap | None = mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if self.size else None
         if self._mm is not None and len(self._mm) != self.size:
             self.size = len(self._mm)  # it grew between fstat and mmap: the map is what is read
@@ -60,9 +65,36 @@ class LineFile:
             os.close(fd)
 
     def guard(self) -> None:
-        """Raise when the file is now shorter than its map (a truncated log)."""
+        """Map the file again if it was released; raise when it is now shorter than its map (a truncated log)."""
+        if self._released:
+            self._remap()
         if self._mm is not None and self._mm.size() < self.size:
             raise UnreadableEvidence(self.rel, "was truncated while it was read; not read")
+
+    def release(self) -> bool:
+        """Unmap the file (its index is kept) so a bundle of thousands of files stays under the open-file limit;
+        the next read maps it again. False when the map is in use (a buffer of it is exported)."""
+        if self._mm is None or self._reopen is None:
+            return False
+        try:
+            self._mm.close()
+        except BufferError:
+            return False
+        self._mm, self._released = None, True
+        return True
+
+    def _remap(self) -> None:
+        assert self._reopen is not None
+        fd, st = self._reopen()
+        try:
+            if st.st_size < self.size:
+                raise UnreadableEvidence(self.rel, "was truncated while it was read; not read")
+            self._mm = mmap.mmap(fd, self.size, access=mmap.ACCESS_READ)
+        finally:
+            os.close(fd)
+        self._released = False
+        if self._on_map is not None:
+            self._on_map(self)
 
     # -- index -----------------------------------------------------------------------------
     def _valid(self, loaded: dict[str, Any]) -> bool:
@@ -225,6 +257,8 @@ class LineFile:
         if self._mm is not None:
             self._mm.close()
             self._mm = None
+        self._reopen = None
+        self._released = False
 
 
 def _real(fd: int, rel: str) -> str:

@@ -32,10 +32,11 @@ def prepare(bundle: Bundle, files: Iterable[EvidenceFile], times: bool, tz: dt.t
         elif file.kind is FileKind.LOG and file.size:
             def index_log(f: EvidenceFile = file) -> object:
                 try:
-                    lf = bundle.lines(f)
-                    count = lf.line_count
-                    if times:
-                        time_blocks(lf, tz, sample_times(lf, tz))
+                    with bundle.pinned(f):
+                        lf = bundle.lines(f)
+                        count = lf.line_count
+                        if times:
+                            time_blocks(lf, tz, sample_times(lf, tz))
                 except UnreadableEvidence:
                     return 0  # the citations into it say why; the run warns
                 return count
