@@ -18,7 +18,8 @@ from citeproof.support.facts import document_zone
 from .case_corpus import CORPUS, build_bundle, case_dirs, findings_file, labels, needs_corpus, options, plain
 
 _NOTE = re.compile(r"^\s*(?:\[\^|\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹])")
-_SOURCES = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?:sources|references|citations|evidence|notes)\**\s*:?\**\s*$", re.I)
+# a list of sources; "**Evidence**" without a colon heads a section of claims (an on-call handover), not a list
+_SOURCES = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?:(?:sources|references|citations|notes)\**\s*:?|evidence\**\s*:)\**\s*$", re.I)
 
 
 def clean_document(case: Path, bundle: Path) -> str:

@@ -280,3 +280,80 @@ def test_an_exception_is_left_out_of_an_absence(tmp_path: Path) -> None:
     findings = ("- Apart from sensor-gw-12, no sensor gateway exceeded its timeout (mosquitto.log:1) (mosquitto.log:3).\n"
                 "- No sensor gateway exceeded its timeout (mosquitto.log:1) (mosquitto.log:3).\n")
     assert _statuses(findings, bundle) == ["verified", "contradicted"]
+
+
+def test_bare_lines_belong_to_the_file_the_paragraph_cited(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"access.log": "a\nb\nc ERROR HTTP 429\nd HTTP 429\n"})
+    findings = ("The access log shows the limit being hit (access.log:3). Lines 3-4 are two HTTP 429 responses.\n\n"
+                "Lines 3-4 are two HTTP 429 responses.\n")
+    assert _statuses(findings, bundle) == ["verified", "verified", "uncited"]
+
+
+def test_uncited_sentences_under_action_items_are_not_claims(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"app.log": "2026-01-15 10:30:45 ERROR HTTP 429 Too Many Requests\n"})
+    findings = ("## Findings\n\n- The vendor API answered HTTP 429 (app.log:1).\n- The vendor API has a quota of 100 requests.\n\n"
+                "## 5. Action items\n\n- Replace the API key and raise the quota.\n- Assumption: the quota is per key.\n")
+    report = citeproof.validate(findings, bundle, now=NOW, use_cache=False)
+    assert [(c.claim[:24], c.status.value) for c in report.claims] == [
+        ("The vendor API answered ", "verified"), ("The vendor API has a quo", "uncited")]
+    assert [c.claim for c in report.unverified_observations] == ["Assumption: the quota is per key."]
+
+
+def test_a_structured_question_or_plan_is_not_a_claim(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"app.log": "2026-01-15 10:30:45 ERROR HTTP 429 Too Many Requests\n"})
+    findings = json.dumps([{"id": "c1", "claim": "Findings for the vendor outage investigation, one per entry."},
+                           {"id": "c2", "claim": "The vendor API answered HTTP 429.", "citations": ["app.log:1"]},
+                           {"id": "c3", "claim": "Was the quota lowered last week?"},
+                           {"id": "c4", "claim": "Next I will ask the vendor for their quota logs."},
+                           {"id": "c5", "claim": "The quota is 100 requests per minute."}])
+    report = citeproof.validate(findings, bundle, now=NOW, use_cache=False)
+    assert [(c.id, c.status.value) for c in report.claims] == [("c2", "verified"), ("c5", "uncited")]
+
+
+@pytest.mark.parametrize(("line", "claim"), [
+    ("[Wed May 20 09:05:16.203447 2015] [mpm_event:error] [pid 2161:tid 1398] AH00484: server reached MaxRequestWorkers setting",
+     "Apache reached its MaxRequestWorkers setting at 09:05:16"),
+    ('{"level":50,"msg":"idempotency write failed","err":"ReplyError: OOM command not allowed when used memory > \'maxmemory\'."}',
+     "The idempotency write failed because Redis was out of memory"),
+])
+def test_software_named_by_the_shape_of_its_messages(tmp_path: Path, line: str, claim: str) -> None:
+    bundle = _bundle(tmp_path, {"e.log": line + "\n"})
+    assert _statuses(f"- {claim} (e.log:1).\n- {claim.replace('Apache', 'Nginx').replace('Redis', 'MySQL')} (e.log:1).\n",
+                     bundle) == ["verified", "unsupported"]
+
+
+def test_an_event_in_a_har_body_is_shown(tmp_path: Path) -> None:
+    entry = {"startedDateTime": "2026-11-24T10:20:45.000Z", "time": 40,
+             "request": {"method": "GET", "url": "https://dash.example.com/api/webhooks/health", "headers": []},
+             "response": {"status": 200, "statusText": "OK", "headers": [],
+                          "content": {"mimeType": "application/json", "text": json.dumps({"consecutive_failures": 58})}}}
+    bundle = _bundle(tmp_path, {"d.har": json.dumps({"log": {"version": "1.2", "entries": [entry]}})})
+    findings = ("- Webhook health reports 58 consecutive failures (d.har:entry-1).\n"
+                "- Webhook health reports 85 consecutive failures (d.har:entry-1).\n")
+    assert _statuses(findings, bundle)[0] == "verified"
+    assert _statuses(findings, bundle)[1] != "verified"
+
+
+def test_every_one_of_a_count_the_line_reports(tmp_path: Path) -> None:
+    line = "2026-10-14T10:05:46.121556+0000 mgr.ceph-mon01 (mgr.14152) 9013 : cluster [DBG] pgmap v913413: 2048 pgs: 2048 active+clean\n"
+    bundle = _bundle(tmp_path, {"ceph.log": line})
+    findings = ("- Every one of the 2048 placement groups was active+clean (ceph.log:1).\n"
+                "- Every placement group of the cluster was active+clean (ceph.log:1).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+def test_an_hour_is_a_window(tmp_path: Path) -> None:
+    lines = "".join(f'10.0.0.1 - - [20/May/2015:09:{m:02d}:48 +0000] "GET /a HTTP/1.1" 200 512 "-" "curl"\n' for m in (5, 35))
+    bundle = _bundle(tmp_path, {"access.log": lines})
+    findings = ("- The 09:00 UTC hour served 2 requests (access.log:1-2).\n- The 10:00 UTC hour served 2 requests (access.log:1-2).\n")
+    assert _statuses(findings, bundle)[0] == "verified"
+    assert _statuses(findings, bundle)[1] != "verified"
+
+
+def test_a_total_and_its_subset_are_counted_apart(tmp_path: Path) -> None:
+    lines = "".join(f'10.0.0.1 - - [20/May/2015:09:05:{i:02d} +0000] "GET /p{i} HTTP/1.1" {404 if i < 3 else 200} 512 "-" "bot"\n'
+                    for i in range(8))
+    bundle = _bundle(tmp_path, {"access.log": lines})
+    findings = ("- Lines 1-8 of access.log hold 8 requests, 3 of them 404s.\n"
+                "- Lines 1-8 of access.log hold 8 requests, 4 of them 404s.\n")
+    assert _statuses(findings, bundle) == ["verified", "contradicted"]

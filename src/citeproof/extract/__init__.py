@@ -26,7 +26,7 @@ from ..citations import Scope, find_citations
 from ..errors import FindingsError
 from ..evidence.access import open_regular, read_all
 from ..model import CitationRef, Claim
-from .markdown import is_claim_text, is_unverified, sentences
+from .markdown import is_claim_text, is_unverified, recommends, sentences
 
 MAX_FINDINGS_BYTES = 64 * 1024 * 1024
 _FILLER = re.compile(
@@ -154,11 +154,30 @@ def _marks(sentence: str, notes: dict[str, str]) -> list[str]:
     return _FOOTNOTE_REF.findall(sentence) + ["#" + n for n in _referred(sentence) if "#" + n in notes]
 
 
+_BARE_LINES = re.compile(r"\b[Ll]ines?\s+(\d{1,9})(?:\s*(?:-|–|—|to|through)\s*(\d{1,9}))?\b(?!\s*(?:of|in|from)\s)")
+
+
+def _bare_lines(text: str, path: str, scope: Scope | None) -> list[CitationRef]:
+    """"Lines 8502-8547 are ..." after a sentence of the same paragraph cited access.log: lines of that file."""
+    out = []
+    for m in _BARE_LINES.finditer(text):
+        canonical = f"{path}:{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
+        out += [CitationRef(r.format_id, r.raw, m.start(), m.end(), r.fields, r.parse_error)
+                for r in find_citations(canonical, scope) if r.format_id == "file:line"]
+    return out
+
+
 def _prose(text: str, scope: Scope | None) -> list[Claim]:
     claims: list[Claim] = []
     text, notes = _footnotes(text, scope)
+    cited_file: tuple[int, str] | None = None  # (block, path) of the last file:line citation
     for sentence in sentences(text):
         refs = find_citations(sentence.text, scope)
+        if not refs and cited_file is not None and cited_file[0] == sentence.block:
+            refs = _bare_lines(sentence.text, cited_file[1], scope)
+        paths = [str(r.fields["path"]) for r in refs if r.format_id == "file:line" and "path" in r.fields]
+        if paths:
+            cited_file = (sentence.block, paths[-1])
         for mark in _marks(sentence.text, notes):
             refs += [CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in find_citations(notes.get(mark, ""), scope)]
         rest = _without(sentence.text, refs)
@@ -172,6 +191,8 @@ def _prose(text: str, scope: Scope | None) -> list[Claim]:
             continue
         if not is_claim_text(rest if refs else sentence.text, cited=bool(refs)):
             continue
+        if not refs and recommends(sentence.section) and not is_unverified(sentence.text):
+            continue  # "Replace the drive behind osd.9" under "Action items": a recommendation, not a claim
         claims.append(
             Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text))
         )

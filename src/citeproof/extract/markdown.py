@@ -61,7 +61,10 @@ _ABOUT_WORK = re.compile(
     r"(?:here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|(?:this|that)\s+(?:concludes|completes|ends)|"
     r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
     r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment|analysis|post-?mortem|rca)\s+"
-    r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|is\b)|"
+    r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|is\b|"
+    r"(?:was|is|has\s+been|will\s+be)\s+(?:prepared|written|compiled|updated|based|put\s+together|drafted|assembled)\b)|"
+    r"(?:reviewed|investigated|analy[sz]ed|went\s+through|dug\s+through|parsed|examined|inspected|pulled|gathered|compared|"
+    r"grepped|searched|correlated|cross-checked|looked\s+(?:at|through|into))\s+(?:the|all|both|each|every|my|our)\b|"
     r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
     r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b|"
     r"(?:end|start|beginning)\s+of\s+(?:the\s+|my\s+)?(?:findings|report|notes|summary|analysis)\b|"
@@ -75,6 +78,10 @@ _FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b"  # file names, calendar dates an
                         r"|\b\d{1,2}(?:st|nd|rd|th)?\s(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
                         r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s\d{1,2}(?:st|nd|rd|th)?\b"
                         r"|\b(?:UTC|GMT)\s?[+-]\d{1,2}(?::?\d{2})?|(?<!\d)[+-]\d{2}:\d{2}\b", re.I)
+# "I compared the two configs and the pool size differs": after the work, a statement about the incident
+_ASSERTS = re.compile(r"\b(?:and|but|so|which|that|:)\s+(?!(?:these|this|here|that|what)\s+(?:is|are)\b)(?:\w+\s+){0,4}?"
+                      r"(?:is|are|was|were|differs?|differed|shows?|showed|had|has|caused?|failed|returned|broke|crashed|ran\s+out)\b",
+                      re.I)
 # a number or a quoted string: the sentence says something checkable (an apostrophe is not a quote)
 _STATES_FACTS = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|‘[^’]+’|(?<!\w)'[^']+'(?!\w)|`[^`]+`")
 _UNVERIFIED = re.compile(
@@ -90,12 +97,27 @@ class Sentence:
     line: int
     column: int
     block: int
+    section: str = ""  # the heading the sentence is under ("5. Action items")
+
+
+# headings of sections that recommend rather than report: an uncited sentence there is not a claim. The names are
+# those of common postmortem templates (Google SRE workbook, PagerDuty, Atlassian: "Action items", "Follow-ups",
+# "Next steps", "Recommendations", "Remediation", "Corrective actions", "Prevention")
+_RECOMMENDING = re.compile(r"\b(?:action\s+items?|next\s+steps?|recommendations?|recommended\s+(?:actions?|fixes|changes)|remediation|"
+                           r"mitigations?|follow-?\s?ups?|to\s?-?\s?dos?|corrective\s+actions?|preventive\s+actions?|prevention|"
+                           r"proposed\s+(?:fixes|changes|actions?))\b", re.I)
+
+
+def recommends(section: str) -> bool:
+    """Whether a section heading names recommendations (action items, next steps, ...)."""
+    return bool(_RECOMMENDING.search(section))
 
 
 class _Block:
     """Text of one block joined from source lines, mapping offsets back to (line, column)."""
 
-    def __init__(self) -> None:
+    def __init__(self, section: str = "") -> None:
+        self.section = section
         self.parts: list[str] = []
         self.starts: list[int] = []
         self.where: list[tuple[int, int]] = []
@@ -124,6 +146,7 @@ def blocks(text: str) -> Iterator[_Block]:
     current: _Block | None = None
     fence: str | None = None
     table_header_pending = False
+    section = ""
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
         line = raw.rstrip()
@@ -147,6 +170,8 @@ def blocks(text: str) -> Iterator[_Block]:
         if _HEADING.match(line) or _RULE.match(line) or _BOLD_HEADING.match(line) or (
             _SETEXT.match(nxt) and nxt.strip() and not _BULLET.match(line)
         ):
+            if not _RULE.match(line):
+                section = line.strip().lstrip("#").strip().strip("*_:").strip()
             if current:
                 yield current
                 current = None
@@ -172,7 +197,7 @@ def blocks(text: str) -> Iterator[_Block]:
             cells = [c.strip() for c in body.strip().strip("|").split("|")]
             if len(cells) > 1 and re.fullmatch(r"#?\d{1,4}[.)]?|[a-z][.)]", cells[0]):
                 cells = cells[1:]  # a row number is not part of the claim
-            row = _Block()
+            row = _Block(section)
             row.add(" | ".join(c for c in cells if c), number, col + (len(body) - len(body.lstrip())))
             yield row
             continue
@@ -180,6 +205,7 @@ def blocks(text: str) -> Iterator[_Block]:
         bm = _BULLET.match(body)
         if bm and _NUMBERED.match(body) and _BOLD_HEADING.match(body[bm.end():]) and not _CITES.search(body) \
                 and not re.search(r"[.!?]\s*(?:\*\*|__)\s*:?\s*$", body):  # "1. **What the GC log shows**": a section title
+            section = body[bm.end():].strip().strip("*_:").strip()
             if current:
                 yield current
                 current = None
@@ -187,12 +213,12 @@ def blocks(text: str) -> Iterator[_Block]:
         if bm:
             if current:
                 yield current
-            current = _Block()
+            current = _Block(section)
             current.add(body[bm.end():].strip(), number, col + bm.end())
             continue
         stripped = body.strip()
         if current is None:
-            current = _Block()
+            current = _Block(section)
         current.add(stripped, number, col + (len(body) - len(body.lstrip())))
     if current:
         yield current
@@ -238,7 +264,7 @@ def sentences(text: str) -> Iterator[Sentence]:
         joined = block.text()
         for offset, sentence in split_sentences(joined):
             line, column = block.locate(offset)
-            yield Sentence(sentence, line, column, index)
+            yield Sentence(sentence, line, column, index, block.section)
 
 
 def is_claim_text(text: str, cited: bool = True) -> bool:
@@ -248,7 +274,8 @@ def is_claim_text(text: str, cited: bool = True) -> bool:
     findings.") is not a claim either, unless it states something checkable (a number other than in a
     file name, a quote): "I checked the certificate: it expired on Mar 2." stays an uncited claim."""
     plain = text.strip().strip("*_` ").strip()
-    if not cited and _ABOUT_WORK.match(plain) and not _STATES_FACTS.search(_FILE_NAME.sub(" ", plain)):
+    if not cited and _ABOUT_WORK.match(plain) and not _STATES_FACTS.search(_FILE_NAME.sub(" ", plain)) \
+            and not _ASSERTS.search(plain, _ABOUT_WORK.match(plain).end()):  # type: ignore[union-attr]
         return False
     if not re.search(r"[A-Za-z]{2}", plain):
         return False

@@ -68,13 +68,15 @@ def events_in(text: str, skip_negated: bool = True, inflected: bool = False) -> 
     return found
 
 
-def conflict(claim: str, evidence: str) -> tuple[str, str] | None:
-    """(claim word, evidence word) when the claim's event is absent and an opposite one is present."""
+def conflict(claim: str, evidence: str, also: str = "") -> tuple[str, str] | None:
+    """(claim word, evidence word) when the claim's event is absent and an opposite one is present. ``also`` is more
+    evidence text that may show the claimed event (a HAR entry's body: "consecutive_failures": 58 under 200 OK)."""
     _, opposite = table()
     said = events_in(claim)
     shown = events_in(evidence, skip_negated=False, inflected=True)
+    more = events_in(also.replace("_", " "), skip_negated=False, inflected=True) if also else {}
     for name, word in sorted(said.items()):
-        if name in shown:
+        if name in shown or name in more:
             continue
         for other in sorted(opposite[name]):
             if other in shown and other not in said:

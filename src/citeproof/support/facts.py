@@ -275,6 +275,9 @@ def _identifiers(text: str) -> tuple[list[str], list[tuple[int, int]]]:
     return out, spans
 
 
+_HOUR_AFTER = re.compile(r"\s*(?:UTC\s+|GMT\s+|Z\s+)?(?:clock\s+)?hour\b", re.I)
+
+
 def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
     out: list[ClaimTime] = []
     spans: list[tuple[int, int]] = []
@@ -290,6 +293,8 @@ def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
         precision = 60.0 if ss is None else (1.0 if not frac else 0.001)
         if _APPROX.search(text[max(0, m.start() - 20) : m.start()]):
             precision = max(precision, 60.0)
+        if ss is None and mm == "00" and _HOUR_AFTER.match(text, m.end()):
+            seconds, precision = seconds + 1800.0, 1800.0  # "the 09:00 hour": any time from 09:00 to 10:00
         out.append(ClaimTime(m.group(0).strip(), seconds, precision, zone.upper() if zone else None))
         spans.append(m.span())
     return out, spans
@@ -315,6 +320,9 @@ def _numbers(text: str, blocked: list[tuple[int, int]]) -> list[Number]:
     return _compounds(text, out)
 
 
+_OF_THEM = re.compile(r"\s+of\s+(?:them|these|those|which|the\s+cited\s+ones)\s+(?:were\s+|was\s+|are\s+|being\s+|returned\s+)?", re.I)
+
+
 def _number(text: str, m: re.Match[str], after: re.Match[str] | None, raw_number: str, unit: str) -> Number:
     """One number of the claim, with what it is bound to: a unit, a noun it counts or names, a bound."""
     noun = after.group(2) if after else None
@@ -330,7 +338,9 @@ def _number(text: str, m: re.Match[str], after: re.Match[str] | None, raw_number
         for word in (unit if not scale else None, after.group(2) if after else None):
             if word and word.lower() not in STOP_WORDS and word.isalpha():
                 nouns.add(stem(word.lower()))
-        head, about, quoted = head_noun(text[(after.end(1) if scale and after else m.end()) :][:80])
+        rest = text[(after.end(1) if scale and after else m.end()) :][:80]
+        of_them = _OF_THEM.match(rest)  # "125 requests, 15 of them 404s": 15 counts the 404s among them
+        head, about, quoted = head_noun(rest[of_them.end():] if of_them else rest)
         if head:
             counts.add(head)
         before = _WORD_BEFORE.search(text[max(0, m.start() - 40) : m.start()])

@@ -50,7 +50,7 @@ def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
     """(how many cited items show the counted thing, what that is, how many items) or None when not countable."""
     facts = s.facts
     status_words = {int(w[:3]) for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
-    statuses = tuple(facts.statuses) or tuple(sorted(status_words))
+    statuses = tuple(c for c in facts.statuses if _attached(n, c, s.positive)) or tuple(sorted(status_words))
     har = har_statuses(s.items)
     lines = [line for e in s.items if e.kind == "log" for line in e.items]
     codes = "/".join(str(c) for c in statuses)
@@ -68,6 +68,19 @@ def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
         needle = probe(n.about[0])
         return sum(1 for line in lines if needle in norm(line)), f"cited lines show {n.about[0]}", len(lines)
     return _lines_showing(n, s, lines)
+
+
+def _attached(n: Number, status: int, text: str) -> bool:
+    """Whether the claim counts responses with ``status`` by ``n``: "15 of them 404s", "97 got 503", "13 HTTP 503
+    responses", "returned 503 ... 9 times" — not the total of "125 requests, 15 of them 404s", where another number
+    stands between."""
+    for m in re.finditer(rf"(?<!\d){status}(?!\d)", text):
+        after = m.start() >= n.span[1]
+        between = text[n.span[1]:m.start()] if after else text[m.end():n.span[0]]
+        reach = 48 if after or n.counts & {"times", "time"} else 12  # "returned 503 for /serves 9 times"
+        if len(between) <= reach and not re.search(r"\d|[,;()]", between):
+            return True
+    return False
 
 
 def _counts_items(n: Number) -> bool:

@@ -46,7 +46,7 @@ def check(s: Subject) -> FactVerdict | None:
     text = event_text(s.items)
     if not text.strip():
         return None
-    found = conflict(s.positive, text)
+    found = conflict(s.positive, text, "\n".join(e.text for e in s.items if e.kind == "har"))
     if found:
         return CHECK.verdict(Outcome.UNSUPPORTED, "conflict", f"the claim says '{found[0]}', the cited evidence says '{found[1]}'",
                              claimed=found[0], evidence=found[1], location=where(s.items))

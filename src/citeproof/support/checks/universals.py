@@ -37,7 +37,7 @@ _SAYS_ALL = re.compile(r"\b(?:all|every|each|both|none|no|always|entire|whole|cl
 _QUANTIFIES = re.compile(r"(?<!almost )(?<!nearly )(?<!not )\b(?:all|every|each)\b(?!\s+(?:other|few|several|of\s+(?:it|this|that)|"
                          r"[a-z]+\s+(?:seconds?|minutes?|hours?|days?))\b)"
                          r"(?!\s+(?:second|minute|hour|day|week|night|morning|time|run|request)\b)"
-                         r"(?:\s+(?:of\s+the\s+)?(?P<count>\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"(?:(?:\s+one)?\s+(?:of\s+)?(?:the\s+)?(?P<count>\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
                          r"twelve)\b)?", re.I)
 _WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 
