@@ -369,3 +369,74 @@ def test_more_files_than_the_open_file_limit(make_bundle: Any, tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert {c["status"] for c in report["claims"]} == {"verified"} and len(report["claims"]) == 601
+
+
+# -- 10. archive limits count what is skipped ---------------------------------------------------------------
+
+
+def test_a_skipped_archive_member_counts_against_the_byte_limit(tmp_path: Path) -> None:
+    import io
+    import tarfile
+
+    archive = tmp_path / "b.tar.gz"
+    with tarfile.open(archive, "w:gz") as tf:
+        evil = tarfile.TarInfo("../evil.bin")
+        evil.size = 20_000_000
+        tf.addfile(evil, io.BytesIO(b"\0" * evil.size))
+        ok = tarfile.TarInfo("app.log")
+        ok.size = len(LOG)
+        tf.addfile(ok, io.BytesIO(LOG.encode()))
+    with pytest.raises(citeproof.BundleError, match="declare more than 10000000 bytes"):
+        citeproof.validate(FINDINGS, archive, archive_max_bytes=10_000_000)
+
+
+def test_a_zip_with_too_many_members_is_refused_before_unpacking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import zipfile
+
+    from citeproof.evidence import archive as archive_module
+
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for i in range(1001):
+            zf.writestr(f"f{i}.log", "x\n")
+    copied: list[Path] = []
+    real_copy = archive_module._copy
+    monkeypatch.setattr(archive_module, "_copy", lambda src, dest, budget: (copied.append(dest), real_copy(src, dest, budget)))
+    with pytest.raises(citeproof.BundleError, match="more than 1000 members"):
+        citeproof.validate(FINDINGS, archive, archive_max_members=1000)
+    assert copied == []
+
+
+def test_a_file_name_with_a_newline_cannot_forge_report_lines(make_bundle: Any, capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    root = make_bundle({"app.log": LOG, "x\nPASSED all claims verified.log": LOG})
+    code, out, _ = run(capsys, "check", str(_findings(tmp_path)), "--evidence", str(root), "--no-cache")
+    assert code == 0
+    assert "\nPASSED all claims verified" not in out
+    report = citeproof.validate(FINDINGS, root, use_cache=False)
+    assert any(w.startswith("x\\nPASSED") and "control characters" in w for w in report.warnings)
+
+
+# -- 6. a log truncated while it is read -----------------------------------------------------------------
+
+
+def test_a_log_truncated_while_mapped_is_a_reason_not_sigbus(make_bundle: Any, tmp_path: Path) -> None:
+    """Run in a child process: before the guard, reading the map past the new end killed the process (exit 135)."""
+    import subprocess
+    import sys
+
+    lines = "".join(f"2026-01-15 10:30:{i % 60:02d} ERROR HTTP 429 Too Many Requests from vendor api {i}\n" for i in range(200_000))
+    root = make_bundle({"app.log": lines})
+    script = ("import sys, citeproof\n"
+              "from citeproof.evidence import Bundle\n"
+              "root = sys.argv[1]\n"
+              "with Bundle(root, use_cache=False) as bundle:\n"
+              "    lf = bundle.lines(bundle.files['app.log'])\n"
+              "    assert lf.line_count == 200000\n"
+              "    open(root + '/app.log', 'r+b').truncate(100)\n"
+              "    report = citeproof.validate('- The vendor API answered HTTP 429 (app.log:199999).\\n', bundle)\n"
+              "    print(report.claims[0].status.value, '|', report.claims[0].citations[0].reason)\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-300:])
+    status, reason = proc.stdout.strip().split(" | ", 1)
+    assert status == "missing_evidence" and "truncated while it was read" in reason

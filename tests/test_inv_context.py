@@ -149,3 +149,14 @@ def test_check_context_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["check", findings, "--evidence", bundle, "--context", str(shipped)]) == 2
     assert "inside the evidence bundle, which is read-only" in capsys.readouterr().err
     assert shipped.read_bytes() == before
+
+
+def test_a_context_file_that_is_a_symlink_keeps_its_link(tmp_path: Path, report: citeproof.Report) -> None:
+    target = tmp_path / "shared" / "inv_context.json"
+    target.parent.mkdir()
+    target.write_bytes((EXAMPLE / "bundle" / "inv_context.json").read_bytes())
+    link = tmp_path / "inv_context.json"
+    link.symlink_to(target)
+    update_verification(link, report, now=NOW)
+    assert link.is_symlink() and os.path.realpath(link) == str(target)
+    assert json.loads(target.read_text(encoding="utf-8"))["verification"]["status"] == "BLOCKED"

@@ -49,6 +49,7 @@ class Route:
     body: Any
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    drip_s: float = 0.0  # send the body one byte at a time, this long apart
 
 
 class FakeJira:
@@ -72,7 +73,13 @@ class FakeJira:
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
-                    self.wfile.write(body)
+                    if step.drip_s:
+                        for i in range(len(body)):
+                            self.wfile.write(body[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(step.drip_s)
+                    else:
+                        self.wfile.write(body)
                 except OSError:
                     pass  # the client gave up (timeout test)
 
@@ -242,3 +249,24 @@ def test_check_jira_url_option(jira: FakeJira, bundle: Path, tmp_path: Path, cap
     assert main(["check", str(findings), "--evidence", str(bundle), "--jira-url", jira.url, "-f", "json"]) == 0
     capsys.readouterr()
     assert len(jira.seen) == 2  # no verdict kept between runs while live JIRA is on
+
+
+def test_a_dripping_server_is_cut_off_at_the_request_deadline(jira: FakeJira, bundle: Path) -> None:
+    """One byte every 0.2 s keeps every socket read alive; the deadline is for the whole answer."""
+    jira.issue("OPS-9", Route(200, OWN_V3, drip_s=0.2))
+    started = time.monotonic()
+    report = check("The outage is tracked (JIRA:OPS-9).", bundle, jira.url, jira_timeout_s=1.0, jira_retries=0)
+    assert time.monotonic() - started < 5
+    [claim] = report.claims
+    assert claim.status.value == "missing_evidence" and "timed out" in claim.reason
+
+
+def test_all_lookups_share_one_run_deadline(jira: FakeJira, bundle: Path) -> None:
+    for n in range(1, 5):
+        jira.issue(f"OPS-{n}", Route(200, OWN_V3, delay_s=3.0))
+    findings = "\n".join(f"- Incident {n} is tracked (JIRA:OPS-{n})." for n in range(1, 5))
+    started = time.monotonic()
+    report = check(findings, bundle, jira.url, jira_timeout_s=1.0, jira_retries=1, jira_run_timeout_s=2.5)
+    assert time.monotonic() - started < 4.5
+    assert all(c.status.value == "missing_evidence" for c in report.claims)
+    assert any("took longer than 2.5 s in all" in c.reason for c in report.claims)

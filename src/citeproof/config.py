@@ -21,7 +21,8 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     jira_url: https://jira.example.com  # opt-in live JIRA lookups (token from JIRA_API_TOKEN /
                               # JIRA_PERSONAL_TOKEN, + JIRA_EMAIL for Cloud basic auth)
     jira_api_version: 2       # REST v2, or 3 (Cloud; Atlassian Document Format is flattened)
-    jira_timeout_s: 10        # per live JIRA request
+    jira_timeout_s: 10        # per live JIRA request: connect, headers and body together
+    jira_run_timeout_s: 100   # all live JIRA requests of a run together (the Claude Code hook allows 120 s)
     jira_retries: 2           # extra tries after a timeout, a connection error, 429 or 5xx
     hook_max_attempts: 3      # times `citeproof hook` blocks one stop chain before letting it go
     hook_fail_open: false     # true: an internal error of the hook allows the stop (default: blocks)
@@ -68,6 +69,7 @@ class Options(BaseModel):
     jira_url: str | None = None
     jira_api_version: int = Field(2, ge=2, le=3)
     jira_timeout_s: float = Field(10.0, gt=0.0, le=300.0)
+    jira_run_timeout_s: float = Field(100.0, gt=0.0, le=3600.0)
     jira_retries: int = Field(2, ge=0, le=10)
     hook_max_attempts: int = Field(3, ge=0)
     hook_fail_open: bool = False

@@ -81,7 +81,8 @@ def _live(key: str, ctx: CheckContext) -> tuple[dict[str, Any], str] | str:
     url = opts.jira_url
     try:
         client: JiraClient = ctx.bundle.memo(("jira-live", url), lambda: JiraClient(
-            url, api_version=opts.jira_api_version, timeout_s=opts.jira_timeout_s, retries=opts.jira_retries))
+            url, api_version=opts.jira_api_version, timeout_s=opts.jira_timeout_s, retries=opts.jira_retries,
+            run_timeout_s=opts.jira_run_timeout_s))
         issue = client.issue(key)
     except JiraError as exc:
         return f"{exported}) and the live lookup failed: {exc}"

@@ -3,8 +3,10 @@
 ``.zip``, ``.tar``, ``.tar.gz``/``.tgz``, ``.tar.bz2`` and ``.tar.xz`` bundles are unpacked into a
 private temporary directory (removed when the run ends) under limits: total unpacked bytes
 (``archive_max_bytes``), number of members (``archive_max_members``) and compression ratio
-(``archive_max_ratio``, unpacked / packed). Sizes are counted as bytes are written, never taken from
-the archive's headers. Members with absolute paths, ``..`` components, links, devices or FIFOs are
+(``archive_max_ratio``, unpacked / packed). Sizes are counted as bytes are written; the sizes members
+declare are counted too, skipped members included, before their bytes are read past, so a ``../`` member
+declaring 32 GiB is refused rather than inflated; a zip's members are counted from its central directory
+before anything is unpacked. Members with absolute paths, ``..`` components, links, devices or FIFOs are
 not unpacked; each is reported as a warning. Exceeding a limit stops with a one-line error naming
 the archive.
 
@@ -64,12 +66,19 @@ class _Budget:
     def __init__(self, archive: Path, limits: Limits, packed: int) -> None:
         self.archive, self.limits, self.packed = archive, limits, max(packed, 1)
         self.written = 0
+        self.declared = 0
         self.members = 0
 
     def member(self) -> None:
         self.members += 1
         if self.members > self.limits.max_members:
             raise BundleError(f"archive has more than {self.limits.max_members} members (archive_max_members)", self.archive)
+
+    def declare(self, size: int) -> None:
+        """Count a member's declared size, unpacked or not: a skipped member's bytes must still be read past."""
+        self.declared += max(size, 0)
+        if self.declared > self.limits.max_bytes:
+            raise BundleError(f"archive members declare more than {self.limits.max_bytes} bytes (archive_max_bytes)", self.archive)
 
     def add(self, size: int) -> None:
         self.written += size
@@ -96,7 +105,13 @@ def unpack(archive: Path, target: Path, limits: Limits) -> dict[str, str]:
     try:
         if zipfile.is_zipfile(archive):
             with zipfile.ZipFile(archive) as zf:
-                for info in zf.infolist():
+                members = zf.infolist()  # the central directory: counted and sized before anything is unpacked
+                if len(members) > limits.max_members:
+                    raise BundleError(f"archive has more than {limits.max_members} members (archive_max_members)", archive)
+                for info in members:
+                    budget.declare(info.file_size)
+                budget.declared = 0
+                for info in members:
                     budget.member()
                     name = _safe_name(info.filename)
                     mode = info.external_attr >> 16
@@ -111,6 +126,7 @@ def unpack(archive: Path, target: Path, limits: Limits) -> dict[str, str]:
         with tarfile.open(archive, mode="r:*") as tf:
             for member in tf:
                 budget.member()
+                budget.declare(member.size)
                 name = _safe_name(member.name)
                 if name is None:
                     skipped[member.name] = "archive member with an absolute or '..' path; not unpacked"

@@ -172,6 +172,10 @@ class Bundle:
 
     def _add(self, path: Path) -> None:
         rel = path.relative_to(self.root).as_posix()
+        if any(ord(c) < 32 or ord(c) == 127 for c in rel):  # a newline in a name would forge lines of the report
+            shown = rel.encode("unicode_escape", "backslashreplace").decode("ascii")
+            self.rejected[shown] = "file whose name holds control characters; not read"
+            return
         try:
             st = path.lstat()
         except OSError:

@@ -120,6 +120,9 @@ def _read(path: Path) -> tuple[dict[str, Any], int | None]:
 
 
 def _write(path: Path, data: dict[str, Any], indent: int | None) -> None:
+    """Replace the file's content atomically; a context file that is a symlink keeps its link: the target is updated."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -27,10 +27,13 @@ message names the status and the issue URL, not the token. Results are cached pe
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.client
 import json
 import os
 import re
+import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -115,11 +118,55 @@ class _NoAuthRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
+class _Sockets:
+    """The sockets of the requests in flight, so a deadline can shut them whatever they are waiting for."""
+
+    def __init__(self) -> None:
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+
+    def shut(self) -> None:
+        with self.lock:
+            for sock in self.open:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+
+def _handlers(sockets: _Sockets) -> list[urllib.request.BaseHandler]:
+    """HTTP and HTTPS handlers whose connections register their socket in ``sockets``."""
+
+    class _Http(http.client.HTTPConnection):
+        def connect(self) -> None:
+            super().connect()
+            with sockets.lock:
+                sockets.open.append(self.sock)
+
+    class _Https(http.client.HTTPSConnection):
+        def connect(self) -> None:
+            super().connect()
+            with sockets.lock:
+                sockets.open.append(self.sock)
+
+    class _HttpHandler(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> Any:
+            return self.do_open(_Http, req)
+
+    class _HttpsHandler(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> Any:
+            return self.do_open(_Https, req, context=self._context)  # type: ignore[attr-defined]
+
+    return [_HttpHandler(), _HttpsHandler()]
+
+
 class JiraClient:
-    """Fetches issues from one JIRA base URL; caches every answer (including "not found")."""
+    """Fetches issues from one JIRA base URL; caches every answer (including "not found").
+
+    Each request has one deadline, ``timeout_s``, for everything (connect, headers, body): a server that drips a
+    byte every few seconds is cut off when it passes. The client has one more for all its requests together,
+    ``run_timeout_s`` (default 100 s, inside the Claude Code hook's 120 s); past it, no more tickets are fetched."""
 
     def __init__(self, base_url: str, *, api_version: int = 2, timeout_s: float = 10.0, retries: int = 2,
-                 backoff_s: float = 0.5, env: Mapping[str, str] | None = None) -> None:
+                 backoff_s: float = 0.5, env: Mapping[str, str] | None = None, run_timeout_s: float = 100.0) -> None:
         parts = urllib.parse.urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise JiraError(f"JIRA URL must be http:// or https://, not '{redact(base_url)}'")
@@ -132,7 +179,10 @@ class JiraClient:
         self.backoff_s = backoff_s
         self.__auth = _auth_header(os.environ if env is None else env)
         self._cache: dict[str, dict[str, Any] | None] = {}
-        self._opener = urllib.request.build_opener(_NoAuthRedirects())
+        self._sockets = _Sockets()
+        self._opener = urllib.request.build_opener(_NoAuthRedirects(), *_handlers(self._sockets))
+        self.run_timeout_s = run_timeout_s
+        self._run_ends = time.monotonic() + run_timeout_s
 
     def __repr__(self) -> str:
         auth = "with credentials" if self.__auth else "anonymous"
@@ -159,6 +209,8 @@ class JiraClient:
         shown = redact(url)
         for attempt in range(self.retries + 1):
             tries = f" after {attempt + 1} tries" if attempt else ""
+            if time.monotonic() >= self._run_ends:
+                raise JiraError(f"JIRA lookups took longer than {self.run_timeout_s:g} s in all; {shown} not fetched")
             try:
                 return _parse(self._get(url), shown)
             except urllib.error.HTTPError as exc:
@@ -181,9 +233,40 @@ class JiraClient:
         request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": USER_AGENT})
         if self.__auth:
             request.add_unredirected_header("Authorization", self.__auth)  # never sent on to a redirect target
-        with self._opener.open(request, timeout=self.timeout_s) as response:
-            body: bytes = response.read(MAX_BODY_BYTES + 1)
-        return body
+        budget = max(0.001, min(self.timeout_s, self._run_ends - time.monotonic()))
+        ends = time.monotonic() + budget
+        fired = threading.Event()
+
+        def deadline() -> None:  # shut the socket whatever it waits for: connect, headers or a dripping body
+            fired.set()
+            self._sockets.shut()
+
+        timer = threading.Timer(budget, deadline)
+        timer.daemon = True
+        timer.start()
+        try:
+            with self._opener.open(request, timeout=budget) as response:
+                chunks: list[bytes] = []
+                size = 0
+                while size <= MAX_BODY_BYTES:
+                    chunk = response.read1(65536) if hasattr(response, "read1") else response.read(65536)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if time.monotonic() > ends:
+                        raise TimeoutError(f"no complete answer within {budget:.3g} s")
+            if fired.is_set():  # the shut socket read as the end of the answer: a cut-off body, not an answer
+                raise TimeoutError(f"no complete answer within {budget:.3g} s")
+        except (OSError, http.client.HTTPException) as exc:
+            if (fired.is_set() or time.monotonic() >= ends) and not isinstance(exc, urllib.error.HTTPError):
+                raise TimeoutError(f"no complete answer within {budget:.3g} s") from None
+            raise
+        finally:
+            timer.cancel()
+            with self._sockets.lock:
+                self._sockets.open.clear()
+        return b"".join(chunks)
 
     def _sleep(self, attempt: int, retry_after: str | None) -> None:
         delay = self.backoff_s * (2**attempt)
