@@ -106,3 +106,16 @@ def test_only_allow_listed_roots_are_readable(tmp_path: Path) -> None:
 def test_server_needs_a_root() -> None:
     proc = subprocess.run([sys.executable, *SERVER], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "--root" in proc.stderr
+
+
+def test_a_fifo_as_findings_path_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "case").mkdir(parents=True)
+    (root / "case" / "app.log").write_text("2026-01-15 10:30:12 ERROR boom\n", encoding="utf-8")
+    os.mkfifo(root / "case" / "findings.md")
+    _, [result, after] = session([root], [
+        ("validate_findings", {"findings": "", "findings_path": "case/findings.md", "evidence": "case"}),
+        ("list_evidence", {"evidence": "case"}),
+    ])
+    assert "FIFO, not a regular file" in error_text(result)
+    assert [f["path"] for f in after.structured_content["files"]] == ["app.log"]  # the server still answers
