@@ -440,3 +440,11 @@ def test_a_log_truncated_while_mapped_is_a_reason_not_sigbus(make_bundle: Any, t
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-300:])
     status, reason = proc.stdout.strip().split(" | ", 1)
     assert status == "missing_evidence" and "truncated while it was read" in reason
+
+
+def test_a_claim_too_long_to_check_is_reported_not_read(make_bundle: Any) -> None:
+    root = make_bundle({"app.log": LOG})
+    long_claim = "- The vendor API answered " + "HTTP 429 and retried " * 1000 + "(app.log:1).\n"
+    report = citeproof.validate(long_claim + FINDINGS, root, use_cache=False)
+    assert [c.status for c in report.claims] == [ClaimStatus.UNSUPPORTED, ClaimStatus.VERIFIED]
+    assert "more than the 10000 that are checked" in report.claims[0].reason

@@ -55,7 +55,7 @@ from .model import (
 from .support import REGISTRY as CHECKS
 from .support import Support, check_support, claim_facts, strip_citations, suggest_lines
 from .support.checks import Check
-from .support.facts import ClaimTime, document_zone, split_negation
+from .support.facts import ClaimTime, Facts, document_zone, split_negation
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,11 @@ def _check_claim(
         result, warnings, evidence = _verdict(claim, stripped, bundle, opts, regs)
         if cache is not None:
             cache.put(claim, result, warnings, evidence, stripped)
-    return ClaimView(claim, result, stripped, claim_facts(split_negation(stripped)[0]), evidence), warnings
+    facts = claim_facts(split_negation(stripped)[0]) if len(stripped) <= MAX_CLAIM_CHARS else Facts()
+    return ClaimView(claim, result, stripped, facts, evidence), warnings
+
+
+MAX_CLAIM_CHARS = 10_000  # a longer "sentence" is not a claim a reader can check either: it is reported, not read
 
 
 def _verdict(
@@ -243,6 +247,11 @@ def _verdict(
     if claim.unverified:
         return ClaimResult(status=ClaimStatus.UNVERIFIED_OBSERVATION, validated=False,
                            reason="disclosed as an unverified observation", citations=citations, **base), warnings, evidence
+    if len(stripped) > MAX_CLAIM_CHARS:
+        return ClaimResult(status=ClaimStatus.UNSUPPORTED, validated=False, citations=citations, **base,
+                           reason=f"the claim is {len(stripped)} characters long, more than the {MAX_CLAIM_CHARS} that are "
+                                  "checked: split it into sentences",
+                           recovery=["Split the claim into sentences of one fact each, each with its citation"]), warnings, evidence
     if not checked:
         recovery = [
             f"Cite the evidence for it, e.g. search the bundle: {_grep_hint(stripped, bundle)}",
