@@ -448,3 +448,72 @@ def test_a_claim_too_long_to_check_is_reported_not_read(make_bundle: Any) -> Non
     report = citeproof.validate(long_claim + FINDINGS, root, use_cache=False)
     assert [c.status for c in report.claims] == [ClaimStatus.UNSUPPORTED, ClaimStatus.VERIFIED]
     assert "more than the 10000 that are checked" in report.claims[0].reason
+
+
+# -- found by the attack run of 2026-12-01 ------------------------------------------------------------------
+
+
+def test_a_sealed_claims_file_copied_under_another_name_is_a_miss(make_bundle: Any, tmp_path: Path, cache_dir: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The replay: the PASSED file of an earlier bundle state copied over the name of the edited state's file."""
+    root = make_bundle({"app.log": LOG})
+    findings = _findings(tmp_path)
+    assert run(capsys, "check", str(findings), "--evidence", str(root))[0] == 0
+    good = next(cache_dir.glob("claims-*.json")).read_bytes()
+    (root / "app.log").write_text(LOG.replace("HTTP 429 Too Many Requests", "HTTP 200 OK everything fine"), encoding="utf-8")
+    assert run(capsys, "check", str(findings), "--evidence", str(root))[0] == 1
+    newest = max(cache_dir.glob("claims-*.json"), key=lambda p: p.stat().st_mtime_ns)
+    newest.write_bytes(good)
+    assert run(capsys, "check", str(findings), "--evidence", str(root))[0] == 1
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_hostile_cache_entries_are_misses(make_bundle: Any, tmp_path: Path, cache_dir: Path, kind: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_bundle({"app.log": LOG})
+    findings = _findings(tmp_path)
+    assert run(capsys, "check", str(findings), "--evidence", str(root))[0] == 0
+    for entry in [*cache_dir.glob("claims-*.json"), *cache_dir.glob("lines-*.npz")]:
+        entry.unlink()
+        if kind == "fifo":
+            os.mkfifo(entry)
+        else:
+            entry.symlink_to("/dev/zero")
+    assert run(capsys, "check", str(findings), "--evidence", str(root))[0] == 0
+
+
+@pytest.mark.parametrize("content", ["threshold: 2001-13-45\n", "now: 2026-02-30T00:00:00Z\n", 'a: !!float "secretabc"\n',
+                                     'a: !!int "0xZZsecret"\n', "threshold: " + "9" * 5000 + "\n"])
+def test_config_values_the_parser_cannot_build_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str) -> None:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(content, encoding="utf-8")
+    code, _, err = run(capsys, "check", "examples/rate-limit/findings.md", "--evidence", "examples/rate-limit/bundle",
+                       "--config", str(cfg))
+    assert code == 2 and err.count("\n") == 1 and "secret" not in err and "999999" not in err
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("target", ["fifo", "dir", "missing", "notjson"])
+def test_a_bad_causal_rules_file_is_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, target: str) -> None:
+    rules = tmp_path / "rules"
+    if target == "fifo":
+        os.mkfifo(rules)
+    elif target == "dir":
+        rules.mkdir()
+    elif target == "notjson":
+        rules.write_text("root:$6$secretHASH:19000\n", encoding="utf-8")
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(f"causal_rules: {rules}\n", encoding="utf-8")
+    code, _, err = run(capsys, "check", "examples/rate-limit/findings.md", "--evidence", "examples/rate-limit/bundle",
+                       "--config", str(cfg))
+    assert code == 2 and "causal rules" in err and "secretHASH" not in err
+
+
+@pytest.mark.timeout(60)
+def test_a_fifo_as_context_is_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "inv_context.json"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "check", "examples/rate-limit/findings.md", "--evidence", "examples/rate-limit/bundle",
+                       "--context", str(fifo))
+    assert code == 2 and "FIFO, not a regular file" in err

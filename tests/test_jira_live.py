@@ -270,3 +270,10 @@ def test_all_lookups_share_one_run_deadline(jira: FakeJira, bundle: Path) -> Non
     assert time.monotonic() - started < 4.5
     assert all(c.status.value == "missing_evidence" for c in report.claims)
     assert any("took longer than 2.5 s in all" in c.reason for c in report.claims)
+
+
+@pytest.mark.parametrize("fields", [[1], "abc", 5])
+def test_an_answer_whose_fields_are_not_an_object_is_not_an_issue(jira: FakeJira, bundle: Path, fields: Any) -> None:
+    jira.issue("OPS-9", Route(200, {"key": "OPS-9", "fields": fields}))
+    [claim] = check("The outage is tracked (JIRA:OPS-9).", bundle, jira.url, jira_retries=0).claims
+    assert claim.status.value == "missing_evidence" and "'fields' is not an object" in claim.reason

@@ -26,9 +26,9 @@ import orjson
 from . import __version__
 from .config import Options
 from .evidence import Bundle
-from .evidence.access import UnreadableEvidence
+from .evidence.access import UnreadableEvidence, read_regular
 from .evidence.bundle import EvidenceFile
-from .evidence.cache import HASHED_BYTES, seal, unseal, write_atomic
+from .evidence.cache import HASHED_BYTES, MAX_ENTRY_BYTES, seal, unseal, write_atomic
 from .model import Claim, ClaimResult, Evidence
 
 
@@ -72,11 +72,13 @@ class ClaimCache:
         self.dirty = False
         if self.root is not None:
             try:
-                payload = unseal((self.root / self.name).read_bytes())
+                payload = unseal(read_regular(self.root / self.name, MAX_ENTRY_BYTES, nofollow=True))
                 loaded = orjson.loads(payload) if payload is not None else {}
             except (OSError, orjson.JSONDecodeError):
                 loaded = {}
-            self.entries = loaded if isinstance(loaded, dict) else {}
+            # the seal covers the name too: a sealed file copied over another bundle's or options' name is a miss
+            ok = isinstance(loaded, dict) and loaded.get("name") == self.name and isinstance(loaded.get("claims"), dict)
+            self.entries = loaded["claims"] if ok else {}
 
     def get(self, claim: Claim) -> tuple[ClaimResult, list[str], tuple[Evidence, ...], str] | None:
         hit = self.entries.get(claim_key(claim))
@@ -108,7 +110,7 @@ class ClaimCache:
     def save(self) -> None:
         if self.root is None or not self.dirty:
             return
-        sealed = seal(orjson.dumps(self.entries))
+        sealed = seal(orjson.dumps({"name": self.name, "claims": self.entries}))
         if sealed is not None:
             write_atomic(self.root, self.name, sealed)
 

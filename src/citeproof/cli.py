@@ -138,12 +138,23 @@ cli.add_command(init_command)
 cli.add_command(mcp_command)
 
 
+def _terminated(*_: object) -> None:
+    """SIGTERM: unwind (removing unpacked archives); if a worker thread is stuck in a read, leave after 5 s anyway."""
+    import os
+    import threading
+
+    timer = threading.Timer(5.0, os._exit, args=(128 + signal.SIGTERM,))
+    timer.daemon = True
+    timer.start()
+    sys.exit(128 + signal.SIGTERM)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (the console script passes it to ``sys.exit``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     if argv is None:  # a terminated run unwinds normally, so unpacked archives are removed
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         result = cli.main(args=args, prog_name="citeproof", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -171,6 +171,8 @@ def _read_config_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"not valid YAML: {_position(exc)}", path) from None
     except RecursionError:
         raise ConfigError("config is nested too deeply", path) from None
+    except (ValueError, TypeError, OverflowError):  # a YAML/TOML value the parser cannot build ("!!float abc", 2001-13-45)
+        raise ConfigError("config holds a value that cannot be read (a malformed date, number or tag)", path) from None
     if not isinstance(loaded, dict):
         raise ConfigError("config must be a mapping of option names to values", path)
     return {str(k).replace("-", "_"): v for k, v in loaded.items()}

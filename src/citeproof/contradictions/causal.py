@@ -24,7 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..evidence import Bundle, FileKind, UnreadableEvidence
+from ..evidence.access import read_regular
 from ..evidence.har import load_har
 from ..evidence.structured import load
 from ..model import ContradictionFinding
@@ -51,8 +53,17 @@ def builtin_rules() -> tuple[dict[str, Any], ...]:
 def load_rules(extra: str | None) -> tuple[dict[str, Any], ...]:
     rules = builtin_rules()
     if extra:
-        data = json.loads(Path(extra).read_text(encoding="utf-8"))
-        rules += tuple(data["rules"] if isinstance(data, dict) else data)
+        try:
+            data = json.loads(read_regular(Path(extra), 4 * 1024 * 1024).decode("utf-8", errors="replace"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read the causal rules file ({exc.strerror or type(exc).__name__})", extra) from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            where = f"line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise ConfigError(f"the causal rules file is not valid JSON ({where})", extra) from None
+        found = data.get("rules") if isinstance(data, dict) else data
+        if not isinstance(found, list) or not all(isinstance(r, dict) for r in found):
+            raise ConfigError("the causal rules file must hold a list of rule objects (or {\"rules\": [...]})", extra)
+        rules += tuple(found)
     return rules
 
 

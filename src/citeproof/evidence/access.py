@@ -112,15 +112,29 @@ def open_checked(path: Path, root: Path, rel: str = "", expect: Identity | None 
     return fd, st
 
 
-def open_regular(path: str | os.PathLike[str]) -> int:
+def open_regular(path: str | os.PathLike[str], nofollow: bool = False) -> int:
     """A read-only descriptor of a regular file outside the bundle (findings, a transcript): a FIFO, a device
-    or a directory raises ``OSError`` whose ``strerror`` names what it is, instead of hanging or reading forever."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    or a directory raises ``OSError`` whose ``strerror`` names what it is, instead of hanging or reading forever.
+    ``nofollow`` refuses a symlink in the last component (cache entries)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0))
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", os.fspath(path))
     return fd
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, nofollow: bool = False) -> bytes:
+    """The bytes of a regular file (see :func:`open_regular`); ``OSError`` (EFBIG) when it holds more than ``limit``."""
+    fd = open_regular(path, nofollow)
+    try:
+        data = read_all(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", os.fspath(path))
+    return data
 
 
 def read_all(fd: int, limit: int) -> bytes:

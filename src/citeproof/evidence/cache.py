@@ -34,12 +34,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .access import read_regular
+
 if TYPE_CHECKING:
     import numpy as np
 
 FORMAT_VERSION = 4
 HASHED_BYTES = 256 * 1024  # files up to this size are also keyed by their content
 _MAC = 64  # hex digits of the HMAC-SHA256 that seals an entry
+MAX_ENTRY_BYTES = 512 * 1024 * 1024  # a cache entry is read only if it is a regular file no larger than this
 
 
 def cache_dir() -> Path:
@@ -149,8 +152,7 @@ class IndexCache:
         if self.root is None:
             return None
         try:
-            with open(self._entry(kind, key), "rb") as fh:
-                payload = unseal(fh.read())
+            payload = unseal(read_regular(self._entry(kind, key), MAX_ENTRY_BYTES, nofollow=True))
             if payload is None:
                 return None
             with np.load(io.BytesIO(payload), allow_pickle=False) as data:

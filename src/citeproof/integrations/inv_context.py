@@ -42,9 +42,12 @@ from typing import Any
 
 from .. import __version__
 from ..errors import ConfigError
+from ..evidence.access import read_regular
 from ..evidence.structured import MAX_DEPTH, too_deep
 from ..model import Report
 from .common import inside
+
+MAX_CONTEXT_BYTES = 16 * 1024 * 1024
 
 
 def verification_block(report: Report, now: dt.datetime | None = None) -> dict[str, Any]:
@@ -68,7 +71,7 @@ def verification_block(report: Report, now: dt.datetime | None = None) -> dict[s
 def update_verification(path: str | Path, report: Report, *, evidence_root: str | Path | None = None,
                         now: dt.datetime | None = None) -> dict[str, Any]:
     """Write ``report``'s verification block into the context file at ``path``; returns the block."""
-    target = Path(path)
+    target = Path(os.path.realpath(path))  # resolved once: the file checked is the file written (a symlink keeps its link)
     if evidence_root is not None and inside(target, evidence_root):
         raise ConfigError("the context file lies inside the evidence bundle, which is read-only; "
                           "keep the inv_context.json you want updated outside the bundle", target)
@@ -99,7 +102,7 @@ def bundle_of(path: str | Path) -> Path | None:
 
 def _read(path: Path) -> tuple[dict[str, Any], int | None]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_regular(path, MAX_CONTEXT_BYTES).decode("utf-8-sig")
     except FileNotFoundError:
         raise ConfigError("context file not found", path) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -120,9 +123,7 @@ def _read(path: Path) -> tuple[dict[str, Any], int | None]:
 
 
 def _write(path: Path, data: dict[str, Any], indent: int | None) -> None:
-    """Replace the file's content atomically; a context file that is a symlink keeps its link: the target is updated."""
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
+    """Replace the file's content atomically (``path`` is already resolved: a symlinked context keeps its link)."""
     text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

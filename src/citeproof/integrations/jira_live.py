@@ -288,6 +288,8 @@ def _parse(body: bytes, shown: str) -> dict[str, Any]:
         raise JiraError(f"JIRA answer for {shown} is nested too deeply (more than {MAX_DEPTH} levels)")
     if not isinstance(data, dict) or not isinstance(data.get("key"), str):
         raise JiraError(f"JIRA answer for {shown} is not an issue (no 'key')")
+    if not isinstance(data.get("fields", {}), dict | None):
+        raise JiraError(f"JIRA answer for {shown} is not an issue ('fields' is not an object)")
     return to_v2(data)
 
 
