@@ -517,3 +517,18 @@ def test_a_fifo_as_context_is_exit_2(capsys: pytest.CaptureFixture[str], tmp_pat
     code, _, err = run(capsys, "check", "examples/rate-limit/findings.md", "--evidence", "examples/rate-limit/bundle",
                        "--context", str(fifo))
     assert code == 2 and "FIFO, not a regular file" in err
+
+
+def test_a_huge_url_is_read_by_its_head(make_bundle: Any) -> None:
+    """A HAR entry with a 5 MB URL: the entry is read by its first 8 KB (50 MB took 32 s, now under 1 s)."""
+    url = "https://api.example.com/x?q=" + "a" * 5_000_000
+    entry = {"startedDateTime": "2026-01-15T10:30:45.000Z", "time": 12, "request": {"method": "GET", "url": url, "headers": []},
+             "response": {"status": 429, "statusText": "Too Many Requests", "headers": [], "content": {}}}
+    root = make_bundle({"c.har": json.dumps({"log": {"version": "1.2", "entries": [entry]}})})
+    report = citeproof.validate("- The API answered HTTP 429 Too Many Requests (c.har:entry-1).\n", root, use_cache=False)
+    assert report.claims[0].status is ClaimStatus.VERIFIED
+    from citeproof.evidence.har import MAX_FIELD_CHARS, load_har
+
+    with Bundle(root, use_cache=False) as bundle:
+        summary = load_har(bundle, bundle.files["c.har"]).entry(0).summary()
+    assert len(summary) < MAX_FIELD_CHARS + 200 and "more characters" in summary

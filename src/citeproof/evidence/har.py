@@ -51,11 +51,12 @@ class HarEntry:
         return parse_iso(self.started) if self.started else None
 
     def summary(self) -> str:
+        """One line: method, URL (clipped to :data:`MAX_FIELD_CHARS`), status, error, start and duration."""
         status = "no status" if self.status is None else str(self.status)
         text = f" {self.status_text}" if self.status_text else ""
         err = f" ({self.error})" if self.error else ""
         took = "" if self.time_ms is None else f" ({_plain(self.time_ms)} ms)"
-        return f"{self.method} {self.url} -> {status}{text}{err} @ {self.started or 'no time'}{took}"
+        return f"{self.method} {_clip(self.url)} -> {status}{text}{_clip(err)} @ {self.started or 'no time'}{took}"
 
     def search_text(self) -> str:
         """Everything in the entry a claim could be checked against."""
@@ -65,7 +66,7 @@ class HarEntry:
         for side in (request, response):
             for header in side.get("headers") or []:
                 if isinstance(header, dict):
-                    parts.append(f"{header.get('name', '')}: {header.get('value', '')}")
+                    parts.append(_clip(f"{header.get('name', '')}: {header.get('value', '')}"))
         parts.append(_body(response.get("content")))
         parts.append(_body(request.get("postData")))
         for obj in (self.raw, response, request):
@@ -208,6 +209,13 @@ class HarDoc:
                     found.append(i)
                 pos = self._mm.find(variant.encode("utf-8"), pos + 1)
         return sorted(found)[:limit]
+
+
+MAX_FIELD_CHARS = 8192  # a URL or header longer than this is read by its first 8 KB (servers refuse longer request lines)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_FIELD_CHARS else text[:MAX_FIELD_CHARS] + f"… ({len(text) - MAX_FIELD_CHARS} more characters)"
 
 
 PARSE_WHOLE_BYTES = 64 * 1024 * 1024
