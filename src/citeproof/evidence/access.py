@@ -66,7 +66,8 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def _real(fd: int) -> str | None:
+def real_path(fd: int) -> str | None:
+    """The path an open descriptor refers to (``/proc/self/fd``), or None where there is no /proc."""
     try:
         return os.readlink(f"/proc/self/fd/{fd}")
     except OSError:
@@ -98,7 +99,7 @@ def open_checked(path: Path, root: Path, rel: str = "", expect: Identity | None 
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise UnreadableEvidence(rel, f"is {kind_of(st.st_mode)}, not a regular file; not read")
-        real = _real(fd)
+        real = real_path(fd)
         if real is not None and not inside(real, root):
             raise UnreadableEvidence(rel, "now lies outside the bundle; not read")
         if expect is not None and (st.st_dev, st.st_ino) != (expect.dev, expect.ino):

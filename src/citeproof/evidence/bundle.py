@@ -46,7 +46,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import BundleError
-from .access import Identity, UnreadableEvidence, kind_of, open_checked, read_all
+from .access import Identity, UnreadableEvidence, inside, kind_of, open_checked, read_all
 from .archive import Limits, decode_to, is_archive, private_dir, remove, unpack
 from .cache import IndexCache, cache_dir
 from .lines import LineFile
@@ -186,7 +186,7 @@ class Bundle:
             except OSError:
                 self.rejected[rel] = "file that changed while the bundle was listed; not read"
                 return
-            if not _inside(target, self.root):
+            if not inside(target, self.root):
                 self.rejected[rel] = "symlink that points outside the bundle; not read"
                 return
             if not target.is_file():
@@ -357,13 +357,6 @@ class Bundle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        return os.path.commonpath([path, root]) == str(root)
-    except ValueError:
-        return False
 
 
 def classify_file(path: Path, size: int, fd: int | None = None) -> tuple[FileKind, str]:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .access import UnreadableEvidence
+from .access import UnreadableEvidence, real_path
 from .cache import HASHED_BYTES, IndexCache, file_key
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class LineFile:
         self._mm: mmap.mmap | None = mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if self.size else None
         if self._mm is not None and len(self._mm) != self.size:
             self.size = len(self._mm)  # it grew between fstat and mmap: the map is what is read
-        self.key = file_key(fd, st, _real(fd, rel), self._mm[: self.size] if self._mm is not None and self.size <= HASHED_BYTES
+        self.key = file_key(fd, st, real_path(fd) or rel, self._mm[: self.size] if self._mm is not None and self.size <= HASHED_BYTES
                             else None) if cache is not None else {}
         self._starts: np.ndarray | None = None
         self._line_count = 0
@@ -259,13 +259,6 @@ class LineFile:
             self._mm = None
         self._reopen = None
         self._released = False
-
-
-def _real(fd: int, rel: str) -> str:
-    try:
-        return os.readlink(f"/proc/self/fd/{fd}")
-    except OSError:
-        return rel
 
 
 def decode_line(raw: bytes, first: bool = False) -> str:
