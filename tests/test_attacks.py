@@ -450,6 +450,37 @@ def test_a_claim_too_long_to_check_is_reported_not_read(make_bundle: Any) -> Non
     assert "more than the 10000 that are checked" in report.claims[0].reason
 
 
+
+def test_more_claims_than_one_run_checks_is_exit_2(capsys: pytest.CaptureFixture[str], make_bundle: Any,
+                                                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from citeproof import extract
+
+    assert extract.MAX_CLAIMS == 20_000
+    MAX_CLAIMS = 300  # the limit, lowered so the test runs in a second
+    monkeypatch.setattr(extract, "MAX_CLAIMS", MAX_CLAIMS)
+    root = make_bundle({"app.log": LOG})
+    findings = _findings(tmp_path, "- HTTP 429 at 10:30:45 (app.log:1).\n" * (MAX_CLAIMS + 1))
+    code, out, err = run(capsys, "check", str(findings), "--evidence", str(root), "--no-cache")
+    assert code == 2 and out == ""
+    assert err.strip().endswith(f"findings.md: the findings hold more than {MAX_CLAIMS} claims, the most one run checks: "
+                                "split them into several documents")
+    structured = tmp_path / "claims.json"
+    structured.write_text(json.dumps({"claims": ["HTTP 429 (app.log:1)"] * (MAX_CLAIMS + 1)}), encoding="utf-8")
+    code, _, err = run(capsys, "check", str(structured), "--evidence", str(root), "--no-cache")
+    assert code == 2 and f"more than {MAX_CLAIMS} claims" in err
+    code, out, _ = run(capsys, "check", str(_findings(tmp_path, FINDINGS * MAX_CLAIMS)), "--evidence", str(root),
+                       "--no-cache", "--format", "json")
+    assert code == 0 and json.loads(out)["total_claims"] == MAX_CLAIMS  # the limit itself is checked
+
+
+def test_a_sentence_of_megabytes_is_reported_without_reading_its_citations(make_bundle: Any) -> None:
+    root = make_bundle({"app.log": LOG})
+    huge = "The vendor API answered HTTP 429 (app.log:1) and (app.log:99) " * 20_000  # 1.3 MB, one sentence
+    report = citeproof.validate(huge + "\n\n" + FINDINGS, root, use_cache=False)
+    assert [c.status for c in report.claims] == [ClaimStatus.UNSUPPORTED, ClaimStatus.VERIFIED]
+    assert report.claims[0].citations == [] and "split it into sentences" in report.claims[0].reason
+    assert report.contradictions == 0
+
 # -- found by the attack run of 2026-12-01 ------------------------------------------------------------------
 
 

@@ -52,6 +52,28 @@ def test_line_file_agrees_with_splitlines(data: bytes) -> None:
     lf.close()
 
 
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.integers(min_value=1, max_value=3500), st.integers(min_value=1, max_value=40), st.integers(min_value=2, max_value=9),
+       st.booleans(), st.lists(st.integers(min_value=1, max_value=3500), max_size=30))
+def test_every_line_of_a_many_block_file_is_found(count: int, width: int, cr: int, final_newline: bool,
+                                                   picks: list[int]) -> None:
+    """Lines past the first few of a block are found through the block's own index; it must agree with a split."""
+    lines = [b"x" * (i * width % 17) + (b"\r" if i % cr == 0 else b"") for i in range(count)]
+    data = b"\n".join(lines) + (b"\n" if final_newline else b"")
+    path = _write(Path(tempfile.mkdtemp(dir=_ROOT)), "x.log", data)
+    lf = LineFile.open(path)
+    split = data.split(b"\n")
+    if split[-1] == b"":
+        split.pop()  # the newline ends the last line; nothing follows it
+    want = [raw.removesuffix(b"\r") for raw in split]
+    assert lf.line_count == len(want)
+    if want:
+        for n in [p for p in picks if p <= len(want)] + [len(want)]:  # any order: blocks are read and evicted
+            assert [r.removesuffix(b"\r") for r in lf.raw_lines(n, n)] == [want[n - 1]], n
+        assert [r.removesuffix(b"\r") for r in lf.raw_lines(1, len(want))] == want
+    lf.close()
+
+
 @FUZZ
 @given(st.lists(JSON, max_size=6), st.sampled_from([None, 1, "\t"]))
 def test_har_index_agrees_with_a_full_parse(entries: list[object], indent: int | str | None) -> None:

@@ -357,3 +357,35 @@ def test_a_total_and_its_subset_are_counted_apart(tmp_path: Path) -> None:
     findings = ("- Lines 1-8 of access.log hold 8 requests, 3 of them 404s.\n"
                 "- Lines 1-8 of access.log hold 8 requests, 4 of them 404s.\n")
     assert _statuses(findings, bundle) == ["verified", "contradicted"]
+
+
+_ACCESS = "".join(
+    f'203.0.113.{7 + i % 2} - - [02/Mar/2026:14:02:{10 + i} +0000] "{method} /objects/{i} HTTP/1.1" {status} 311 "-" "aws-sdk/2"\n'
+    for i, (method, status) in enumerate([("PUT", 503), ("PUT", 503), ("GET", 503), ("PUT", 200), ("GET", 404), ("PUT", 503)]))
+
+
+@pytest.mark.parametrize(("right", "wrong"), [
+    # "N of the M": N counts what M counts; M is the whole, not a count of the status
+    ("4 of the 6 requests failed with 503 (access.log:1-6).", "5 of the 6 requests failed with 503 (access.log:1-6)."),
+    # a count by method: the requests of that method among those with the status
+    ("The range holds four responses with status 503: 3 PUTs and 1 GETs (access.log:1-6).",
+     "The range holds four responses with status 503: 2 PUTs and 2 GETs (access.log:1-6)."),
+    # "all" over the cited lines: each line records the status; over the ones of a client, each of those
+    ("All requests from 203.0.113.7 returned 503 (access.log:1-3).", "Every request in lines 1-6 returned 503 (access.log:1-6)."),
+    # the status itself is what "all" ranges over: "all of the 503s", "the 503s were ..." (a fact about those items)
+    ("All of the 503s were answered with a 311-byte body (access.log:1-6).", "All responses were 503s (access.log:1-6)."),
+])
+def test_counts_and_universals_over_an_access_log(tmp_path: Path, right: str, wrong: str) -> None:
+    bundle = _bundle(tmp_path, {"access.log": _ACCESS})
+    right_status, wrong_status = _statuses(f"- {right}\n- {wrong}\n", bundle)
+    assert right_status == "verified"
+    assert wrong_status == "contradicted"
+
+
+def test_a_slash_timestamp_keeps_its_offset_and_a_bare_offset_is_no_time(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"tikv.log": '[2026/09/02 14:03:11.482 +08:00] [INFO] [raft.rs:1550] ["became leader at term 12"] '
+                                            "[term=12] [raft_id=4012] [region_id=4009]\n"})
+    findings = ("- Peer 4012 became leader of region 4009 in term 12 at 06:03:11 UTC (tikv.log:1).\n"
+                "- Peer 4012 became leader of region 4009 in term 12 at 14:03:11 (+08:00) (tikv.log:1).\n"
+                "- Peer 4012 became leader of region 4009 in term 12 at 14:03:11 UTC (tikv.log:1).\n")
+    assert _statuses(findings, bundle) == ["verified", "verified", "unsupported"]

@@ -141,15 +141,20 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries
     cache = ClaimCache(bundle, opts) if regs.default and not opts.jira_url else None  # live JIRA: per run only
     hits = {c.id: cache.get(c) for c in claims} if cache is not None else {}
     _prepare([c for c in claims if hits.get(c.id) is None], bundle, opts, progress)
+    seen = set(warnings)
     for claim in claims:
         view, extra = _check_claim(claim, bundle, opts, regs, cache, hits.get(claim.id))
         views.append(view)
-        warnings.extend(w for w in extra if w not in warnings)
+        for w in extra:
+            if w not in seen:
+                seen.add(w)
+                warnings.append(w)
     if cache is not None:
         cache.save()
     warnings.extend(f"{rel}: {why}" for rel, why in sorted(bundle.unreadable.items()))
     counted_views = tuple(v for v in views if v.result.status is not ClaimStatus.UNVERIFIED_OBSERVATION)
-    findings, wrong = find_contradictions(RuleContext(counted_views, bundle, opts))
+    readable = tuple(v for v in counted_views if len(v.text) <= MAX_CLAIM_CHARS)  # an overlong claim is not read
+    findings, wrong = find_contradictions(RuleContext(readable, bundle, opts))
     counted = [_mark_wrong(v.result, findings) if v.id in wrong else v.result for v in counted_views]
     observations = [v.result for v in views if v.result.status is ClaimStatus.UNVERIFIED_OBSERVATION]
     decision = decide(counted, findings, len(observations), opts.threshold, opts.max_unverified)

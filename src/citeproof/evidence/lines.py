@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 BLOCK = 1024
+SCAN_LINES = 32  # a line this close to its block's start is found by scanning; farther ones read the block's index
+KEPT_BLOCKS = 64  # per file, 8 KB each
 _CHUNK = 4 * 1024 * 1024  # small enough to stay in cache: measured 2x faster than 64 MB
 MAX_LINE_CHARS = 1_000_000
 
@@ -53,6 +55,7 @@ class LineFile:
                             else None) if cache is not None else {}
         self._starts: np.ndarray | None = None
         self._line_count = 0
+        self._blocks: dict[int, np.ndarray] = {}  # block -> every line start in it (the blocks read most recently)
         self.memo: dict[str, Any] = {}  # per-run facts derived from this file (timestamp formats, ...)
 
     @classmethod
@@ -166,9 +169,30 @@ class LineFile:
         block, rest = divmod(number - 1, BLOCK)
         pos = int(starts[block])
         assert self._mm is not None
-        for _ in range(rest):
-            pos = self._mm.find(b"\n", pos) + 1
-        return pos
+        stop = int(starts[block + 1]) if block + 1 < starts.size else self.size
+        if rest < SCAN_LINES or stop - pos > _CHUNK:  # near the block's start, or a block of long lines
+            for _ in range(rest):
+                pos = self._mm.find(b"\n", pos) + 1
+            return pos
+        return int(self._block(block, pos, stop)[rest])
+
+    def _block(self, block: int, start: int, stop: int) -> np.ndarray:
+        """Every line start of ``block`` (one vectorised pass over its bytes), kept for the next citation into it."""
+        import numpy as np
+
+        found = self._blocks.pop(block, None)
+        if found is None:
+            assert self._mm is not None
+            view = np.frombuffer(self._mm, dtype=np.uint8, count=stop - start, offset=start)
+            try:
+                found = np.concatenate(([start], np.flatnonzero(view == 10)[: BLOCK - 1] + start + 1)).astype(np.int64)
+            finally:
+                del view  # release the export so the map can be closed
+            found = np.pad(found, (0, BLOCK - found.size), constant_values=self.size)
+            if len(self._blocks) >= KEPT_BLOCKS:
+                del self._blocks[next(iter(self._blocks))]
+        self._blocks[block] = found
+        return found
 
     def line_of(self, offset: int) -> int:
         """1-based line number holding byte ``offset``."""

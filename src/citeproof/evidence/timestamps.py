@@ -9,7 +9,7 @@ id                example                                     zone
 ``clf``           ``[17/May/2015:10:05:03 +0000]``            its offset, else assumed
 ``syslog``        ``Jan 15 10:30:45``, ``[Sun Dec 04 04:47:44 2005]``  assumed; year may be absent
 ``compact``       ``081109 203615`` (yyMMdd HHmmss)           assumed
-``slash``         ``17/06/09 20:10:40``, ``2017/06/09 20:10:40``  assumed
+``slash``         ``17/06/09 20:10:40``, ``2026/09/02 14:03:11.482 +08:00``  its offset, else assumed
 ``dashdot``       ``2005-06-03-15.42.50.675872``              assumed
 ``monthday``      ``03-17 16:13:38.811`` (no year)            assumed
 ``healthapp``     ``20171224-1:2:35:789`` (unpadded)          assumed
@@ -120,7 +120,8 @@ def _compact(m: re.Match[str], tz: dt.tzinfo) -> Stamp | None:
 
 def _slash(m: re.Match[str], tz: dt.tzinfo) -> Stamp | None:
     y = int(m.group(1))
-    return _mk(y if y > 99 else 2000 + y, int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), int(m.group(6)), None, tz)
+    return _mk(y if y > 99 else 2000 + y, int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), int(m.group(6)),
+               m.group(7), _tz(m.group(8), tz))
 
 
 def _dashdot(m: re.Match[str], tz: dt.tzinfo) -> Stamp | None:
@@ -185,9 +186,11 @@ FORMATS: tuple[TsFormat, ...] = (
     ),
     TsFormat(
         "slash",
-        re.compile(r"(?<![\d/])(\d{2}|\d{4})/(\d{2})/(\d{2})[ T](\d{2}):(\d{2}):(\d{2})"),
+        re.compile(r"(?<![\d/])(\d{2}|\d{4})/(\d{2})/(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?"
+                   r"(?:\s?(Z|[+-]\d{2}:?\d{2}(?!\d)))?"),
         _slash,
         lambda t: (t.strftime("%y/%m/%d %H:%M:%S"), t.strftime("%Y/%m/%d %H:%M:%S")),
+        zoned=True,
     ),
     TsFormat(
         "dashdot",

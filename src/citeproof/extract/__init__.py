@@ -29,6 +29,8 @@ from ..model import CitationRef, Claim
 from .markdown import is_claim_text, is_unverified, recommends, sentences
 
 MAX_FINDINGS_BYTES = 64 * 1024 * 1024
+MAX_SENTENCE_CHARS = 100_000  # ten times the longest claim that is checked (engine.MAX_CLAIM_CHARS)
+MAX_CLAIMS = 20_000  # an agent's findings hold tens to hundreds; at about 1 ms a claim, a larger document is refused
 _FILLER = re.compile(
     r"^(?:[\s()\[\]{},;:.`'\"*_\-–—>]|\b(?:sources?|evidence|refs?|references?|see|cf|citations?|per|from|in|at|and|also)\b)*$",
     re.I,
@@ -79,7 +81,7 @@ def read_claims(text: str, scope: Scope | None = None, source: str = "findings")
             data = None
         if data is not None:
             return _structured(data, scope, source)
-    return _prose(text, scope)
+    return _prose(text, scope, source)
 
 
 _FOOTNOTE_DEF = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$", re.M)
@@ -167,11 +169,19 @@ def _bare_lines(text: str, path: str, scope: Scope | None) -> list[CitationRef]:
     return out
 
 
-def _prose(text: str, scope: Scope | None) -> list[Claim]:
+def _too_many(source: str) -> FindingsError:
+    return FindingsError(f"the findings hold more than {MAX_CLAIMS} claims, the most one run checks: "
+                         "split them into several documents", source)
+
+
+def _prose(text: str, scope: Scope | None, source: str = "findings") -> list[Claim]:
     claims: list[Claim] = []
     text, notes = _footnotes(text, scope)
     cited_file: tuple[int, str] | None = None  # (block, path) of the last file:line citation
     for sentence in sentences(text):
+        if len(sentence.text) > MAX_SENTENCE_CHARS:  # reported as too long to check; its citations are not read
+            claims.append(Claim(f"c{len(claims) + 1}", sentence.text, (), sentence.line, sentence.column))
+            continue
         refs = find_citations(sentence.text, scope)
         if not refs and cited_file is not None and cited_file[0] == sentence.block:
             refs = _bare_lines(sentence.text, cited_file[1], scope)
@@ -193,6 +203,8 @@ def _prose(text: str, scope: Scope | None) -> list[Claim]:
             continue
         if not refs and recommends(sentence.section) and not is_unverified(sentence.text):
             continue  # "Replace the drive behind osd.9" under "Action items": a recommendation, not a claim
+        if len(claims) == MAX_CLAIMS:
+            raise _too_many(source)
         claims.append(
             Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text))
         )
@@ -226,6 +238,8 @@ def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
             "JSON findings must be a list of claims, {\"claims\": [...]} or {\"validated_claims\": [...], \"non_validated_claims\": [...]}",
             source,
         )
+    if len(items) > MAX_CLAIMS:
+        raise _too_many(source)
     claims: list[Claim] = []
     seen_ids: set[str] = set()
     for index, item in enumerate(items, 1):

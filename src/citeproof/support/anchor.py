@@ -47,7 +47,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from http import HTTPStatus
 from importlib import resources
 from itertools import pairwise
@@ -58,6 +58,7 @@ from ..model import Evidence
 from ..text import STOP_WORDS
 from .events import events_in
 
+WORD_CACHE = 1 << 16  # per-word readings kept: bounded, so a long-running server reading hostile evidence does not grow
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9]+)*")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _KEY_VALUE = re.compile(r"([A-Za-z_][\w.\-]*)\s?[=:]\s?\"?([^\s,;\"'}\]]+)")
@@ -167,7 +168,7 @@ def lexicon() -> Lexicon:
     return Lexicon({k: frozenset(v) for k, v in concepts.items()}, framing, expansions, readings, weak, signatures)
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def is_predicate(word: str) -> bool:
     """A verb form that can be nothing else ("crashed", "deleted", "rejecting"): with ``anchor_strict_verbs``
     such a word must be anchored."""
@@ -180,7 +181,7 @@ def is_predicate(word: str) -> bool:
 _FREQUENCY = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "yearly", "early"})  # when, not how
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def is_manner(word: str) -> bool:
     """An adverb of manner ("gradually", "permanently", "cleanly"): only an adverb for lemminflect, ending in -ly.
     Such a qualifier says how something happened and must be anchored; hedges and order words ("possibly",
@@ -198,7 +199,7 @@ def is_weak(word: str) -> bool:
     return bool(lemmas(word) & lexicon().weak)
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def lemmas(word: str) -> frozenset[str]:
     """The word and its lemmas under every part of speech (lemminflect; out-of-vocabulary rules as fallback)."""
     from lemminflect import getAllLemmas, getAllLemmasOOV
@@ -214,6 +215,7 @@ def lemmas(word: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=WORD_CACHE)
 def _concepts(word: str) -> frozenset[int]:
     lex = lexicon()
     out: set[int] = set()
@@ -230,7 +232,7 @@ def _wordnet() -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
     return synsets, derived
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def _synsets(word: str) -> dict[int, int]:
     """The WordNet synsets of the word's lemmas, each with its sense rank (0: the lemma's most frequent sense;
     only the three most frequent senses are shipped, see ``tools/build_wordnet.py``)."""
@@ -265,7 +267,7 @@ def _known_phrases() -> frozenset[str]:
     return frozenset(k for k in (*lexicon().concepts, *_wordnet()[0]) if " " in k)
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def _phrase_keys(first: str, second: str) -> tuple[str, ...]:
     """The phrasal verbs two adjacent words may be ("turned away" -> "turn away"), known to the lexicon or WordNet."""
     if second not in _PARTICLES:
@@ -329,6 +331,19 @@ class _Vocabulary:
             self.concepts.setdefault(concept, (word, location))
         self._synsets(_synsets(word), word, location)
 
+    def merge(self, other: _Vocabulary) -> None:
+        """Add ``other``'s words after this one's (the first reading of a word is kept, as when added in order)."""
+        for lemma, seen in other.words.items():
+            self.words.setdefault(lemma, seen)
+        for concept, shown in other.concepts.items():
+            self.concepts.setdefault(concept, shown)
+        for synset, (word, location, rank) in other.synsets.items():
+            known = self.synsets.get(synset)
+            if known is None or rank < known[2]:
+                self.synsets[synset] = (word, location, rank)
+        for joined, shown in other.joined.items():
+            self.joined.setdefault(joined, shown)
+
     def _synsets(self, ranked: dict[int, int], word: str, location: str) -> None:
         for synset, rank in ranked.items():
             known = self.synsets.get(synset)
@@ -338,27 +353,41 @@ class _Vocabulary:
 
 def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
     vocab = _Vocabulary({}, {}, {}, {})
-    lex = lexicon()
     for e in evidence:
-        where = e.location or e.source or e.kind
-        for piece in _pieces(e.source.rsplit("/", 1)[-1].split(".", 1)[0]) if e.source else ():
-            vocab.add(piece, "source", e.source)
-        text = _structural_text(e)
-        previous = ""
-        for m in _WORD.finditer(text):
-            token = m.group(0)
-            if _NEGATED_BEFORE.search(text, max(0, m.start() - 24), m.start()):
-                previous = ""
-                continue  # "will not recover", "cannot connect": the line says the opposite of the word
-            for piece in _pieces(token):
-                via = "lemma" if piece == token.lower() else "structure"
-                vocab.add(piece, via, where)
-                for extra in lex.expansions.get(piece, ()):
-                    vocab.add(extra, "structure", where)
-                if previous:
-                    vocab.joined.setdefault(previous + piece, (f"{previous} {piece}", where))
-                    vocab.add_phrase(previous, piece, where)
-                previous = piece
+        vocab.merge(_kept_vocabulary(e) if len(e.text) <= KEPT_TEXT else _evidence_vocabulary(e))
+    return vocab
+
+
+KEPT_TEXT = 4096  # the vocabulary of evidence up to this long is kept for the next claim citing it
+
+
+@lru_cache(maxsize=4096)
+def _kept_vocabulary(e: Evidence) -> _Vocabulary:
+    return _evidence_vocabulary(e)
+
+
+def _evidence_vocabulary(e: Evidence) -> _Vocabulary:
+    vocab = _Vocabulary({}, {}, {}, {})
+    lex = lexicon()
+    where = e.location or e.source or e.kind
+    for piece in _pieces(e.source.rsplit("/", 1)[-1].split(".", 1)[0]) if e.source else ():
+        vocab.add(piece, "source", e.source)
+    text = _structural_text(e)
+    previous = ""
+    for m in _WORD.finditer(text):
+        token = m.group(0)
+        if _NEGATED_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            previous = ""
+            continue  # "will not recover", "cannot connect": the line says the opposite of the word
+        for piece in _pieces(token):
+            via = "lemma" if piece == token.lower() else "structure"
+            vocab.add(piece, via, where)
+            for extra in lex.expansions.get(piece, ()):
+                vocab.add(extra, "structure", where)
+            if previous:
+                vocab.joined.setdefault(previous + piece, (f"{previous} {piece}", where))
+                vocab.add_phrase(previous, piece, where)
+            previous = piece
     return vocab
 
 

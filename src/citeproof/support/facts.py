@@ -23,7 +23,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from .. import units
@@ -100,8 +100,9 @@ ZONE_NAMES = _ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", 
                "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
                "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00"}
 _TIME = re.compile(
-    r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
-    r"(Z\b|UTC\b|GMT\b|[+-]\d{2}:?\d{2}\b|(?:" + "|".join(_ZONE_NAMES) + r")\b)?"
+    # not an offset ("+08:00", "UTC-05:00"); an offset after the time, even in brackets ("14:19:30 (+08:00)"), is its zone
+    r"(?<![\d:.+])(?<![\s(\[]-)(?<![A-Z]-)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
+    r"(Z\b|UTC\b|GMT\b|\(?[+-]\d{2}:?\d{2}\b\)?|(?:" + "|".join(_ZONE_NAMES) + r")\b)?"
 )
 _NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]{0,40}\d)")
 # "Entry 33 returned ...", "Line 349 shows ...": the number names the cited item; it is not a fact
@@ -123,6 +124,7 @@ _COMMON_CAPS = frozenset("HTTP HTTPS HAR API URL UTC GMT GET POST PUT DELETE HEA
 _WORD_NUMBERS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split())}
+WORD_NUMBERS = tuple(_WORD_NUMBERS)  # "three": the numbers written as words that are read as counts
 _WORD_NUMBER_START = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\b(?=\s)", re.I)
 _ONE_NOT_COUNT = re.compile(r"\b(?:every|each|any|no|the|which|this|that|only|at|one)\s$", re.I)
 _MONTH_NAMES = {m: i for i, m in enumerate(
@@ -201,6 +203,7 @@ _LOOSE_STATUS = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # a claim's text is read by several checks, and a cited line by every claim citing it
 def extract(text: str, http: bool = False) -> Facts:
     """Facts of ``text``; ``http`` says the claim cites HTTP captures, so a bare 3-digit code is a status."""
     quotes: list[str] = []
@@ -288,6 +291,7 @@ def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
             continue
         if half:
             hour = hour % 12 + (12 if half.lower() == "p" else 0)
+        zone = zone.strip("()") if zone else zone
         zone = _ZONE_NAMES.get(zone.upper(), zone) if zone else zone
         seconds = hour * 3600 + int(mm) * 60 + int(ss or 0) + (float("0." + frac) if frac else 0.0)
         precision = 60.0 if ss is None else (1.0 if not frac else 0.001)
@@ -385,6 +389,9 @@ _COUNTABLE = frozenset(
 )
 
 
+_COUNT_MODIFIERS = frozenset({"more", "further", "other", "additional", "separate", "distinct"})
+
+
 def head_noun(text: str) -> tuple[str | None, tuple[str, ...], bool]:
     """What a number counts, from the text after it: (noun, identifiers between, a quote between).
 
@@ -397,6 +404,8 @@ def head_noun(text: str) -> tuple[str | None, tuple[str, ...], bool]:
         w = raw.strip("`'\"*.,;:()").lower()
         if re.fullmatch(r"[1-5]\d{2}s", w) or w in _COUNTABLE or (w.isalpha() and w.endswith("s") and len(w) > 3 and w not in STOP_WORDS):
             return w, tuple(about), quoted
+        if w in _COUNT_MODIFIERS and not raw.endswith((",", ".", ";", ":")):
+            continue  # "four more pages", "two further retries"
         if w in STOP_WORDS or raw.endswith((",", ".", ";", ":")):
             break
         if raw.startswith(("`", "'", '"')) or re.search(r"[a-z][A-Z]|[._:]\w", raw):
@@ -424,7 +433,7 @@ def _word_numbers(text: str) -> list[Number]:
         if noun is None:
             continue
         out.append(Number(m.group(0), float(_WORD_NUMBERS[word]), None, frozenset({stem(noun)}), spelled=True,
-                          counts=frozenset({noun}), about=about, quoted=quoted))
+                          counts=frozenset({noun}), about=about, quoted=quoted, span=m.span(1)))
     return out
 
 

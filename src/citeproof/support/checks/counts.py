@@ -24,6 +24,7 @@ Failing::
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,11 +32,14 @@ from functools import lru_cache
 from ...model import Evidence
 from ...text import stem
 from ..anchor import anchor_claim
-from ..facts import Number
+from ..facts import WORD_NUMBERS, Number
 from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_status, norm, probe, where
 
 _COUNT_NOUNS = frozenset(stem(w) for w in "request requests response responses entry entries call calls error errors time times "
                          "failure failures occurrence occurrences line lines message messages attempt attempts".split())
+
+
+_METHODS = {f"{m.lower()}s": m for m in ("GET", "PUT", "POST", "PATCH", "DELETE", "HEAD")}  # "32 PUTs": requests by method
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,13 @@ def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
     har = har_statuses(s.items)
     lines = [line for e in s.items if e.kind == "log" for line in e.items]
     codes = "/".join(str(c) for c in statuses)
+    method = next((_METHODS[w.lower()] for w in n.counts if w.lower() in _METHODS), None)
+    if statuses and method:  # "34 responses with status 503: 32 PUTs and 2 GETs"
+        entries: list[tuple[str, int | None]] = [(text, c) for e in s.items if e.kind == "har"
+                                                 for text, c in zip(e.items, e.statuses, strict=False)]
+        pairs = [(text, c) for text, c in entries or [(line, line_status(line)) for line in lines]
+                 if re.search(rf"\b{method}\s", text)]
+        return sum(1 for _, c in pairs if c in statuses), f"cited {method} requests returned {codes}", len(pairs)
     if statuses and har:
         return sum(1 for c in har if c in statuses), f"cited entries returned {codes}", len(har)
     if statuses and lines:
@@ -105,7 +116,7 @@ def _lines_showing(n: Number, s: Subject, lines: list[str]) -> tuple[int, str, i
     if re.search(rf"{beside}\W{{1,3}}(?:\w+\W{{1,2}})?{noun}|{noun}\w*\W{{1,3}}{beside}|\b(?:count|total)\w*\W{{1,3}}{beside}",
                  "\n".join(lines), re.I):
         return None  # "COUNT 3", "after 3 retries": the evidence states the count; the quantity check compares it
-    after = s.positive[n.span[1]:]
+    after = s.positive if n.spelled else s.positive[n.span[1]:]  # a number in words: its phrase from the sentence start
     phrase = after[: after.lower().find(head) + len(head)] if head in after.lower() else head
     phrase = " ".join(phrase.split())
     if not phrase or len(phrase.split()) > 5:
@@ -155,10 +166,35 @@ def _distinct(n: Number, lines: list[str]) -> int | None:
     return None
 
 
+_OF = r"\s+of\s+(?:the\s+|all\s+|these\s+|those\s+)?"
+_COUNT_WORD = r"(?:\d[\d,]*|" + "|".join(WORD_NUMBERS) + r")"
+_DENOMINATOR = re.compile(_COUNT_WORD + _OF + "$", re.I)
+_NUMERATOR = re.compile(_OF + _COUNT_WORD + r"\b", re.I)
+
+
+def _part_of(n: Number, s: Subject) -> Number | None:
+    """"8 of the 32 requests failed with 503": the 8 counts what the 32 counts, read from where the 32 stands; None when
+    ``n`` is no such part, and ``n`` with nothing to count when the whole is a status ("27 of the 94 503s took over
+    800 ms": a part the statuses cannot tell)."""
+    m = _NUMERATOR.match(s.positive, n.span[1]) if n.span[1] else None
+    if m is None:
+        return None
+    start = m.end() - len(m.group(0).split()[-1])
+    whole = next((o for o in s.facts.numbers if o.span[0] == start and o is not n), None)
+    counts = whole.counts if whole is not None and whole.counts else frozenset({"items"})
+    if any(re.fullmatch(r"[1-5]\d{2}s", w) for w in counts):
+        return dataclasses.replace(n, counts=frozenset())
+    return dataclasses.replace(n, counts=counts, about=whole.about if whole is not None else (), span=(start, m.end()))
+
+
 def tally(n: Number, s: Subject) -> Tally | None:
     """The count ``n`` states and the count the evidence gives, or None when ``n`` is not a count of cited items."""
     if n.quantity is not None or n.value != int(n.value):
         return None
+    if n.span[0] and _DENOMINATOR.search(s.positive, 0, n.span[0]):  # the 32 of "8 of the 32 requests": the whole
+        total = sum(len(e.statuses) if e.kind == "har" else len(e.items) for e in s.items if e.kind in ("har", "log"))
+        return Tally(int(n.value), total, total, "cited items") if int(n.value) == total else None
+    n = _part_of(n, s) or n
     status_words = {w for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
     plural = any(w.endswith("s") and len(w) > 3 for w in n.counts)
     if not ({stem(w) for w in n.counts} & _COUNT_NOUNS or status_words or plural):

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_statuses, seen, where
+from ..facts import WORD_NUMBERS
+from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_status, line_statuses, norm, probe, seen, where
 
 _PLURAL = re.compile(r"\b(?:entries|requests|calls|responses|replies|attempts|errors|they|these|those|both|each|every|all)\b"
                      r"|\b[1-5]\d\ds\b|\b[1-5]xx\b", re.I)
@@ -81,6 +82,8 @@ def _absent(s: Subject) -> FactVerdict | None:
         return None  # "the first cart 429 (entries 8, 16, 17 and 18)": one of the cited entries is enough
     if len(s.facts.statuses) == 1 and _counted(s.positive, s.facts.statuses[0]) == har.count(s.facts.statuses[0]):
         return None  # "13 HTTP 503 responses" over a range holding 13 of them: the count is the claim, not "every entry"
+    if _PART.search(s.positive) or any(_quantified(s.positive, c) for c in s.facts.statuses):
+        return None  # "8 of the 32 requests failed with 503", "all 94 of the 503s came from ...": some of the items, not each
     for e in s.of_kind("har"):
         odd = [(n, c) for n, c in enumerate(e.statuses, 1) if c not in s.facts.statuses]
         if odd:
@@ -90,6 +93,34 @@ def _absent(s: Subject) -> FactVerdict | None:
             return CHECK.verdict(outcome, "not_every_entry",
                                  f"not every cited entry returned {'/'.join(map(str, s.facts.statuses))}: "
                                  f"cited entry {n} of {len(e.statuses)} returned {c}", _label(s), str(c), e.location)
+    return _every_line(s) if s.facts.universal else None
+
+
+_PART = re.compile(r"(?<!\ball\s)\b(?:\d[\d,]*|" + "|".join(WORD_NUMBERS) + r")\s+of\s+(?:the\s+|all\s+|these\s+|those\s+|them\b)", re.I)
+
+
+def _quantified(text: str, status: int) -> bool:
+    """Whether the claim speaks of the items with the status, not of every item: "all 94 of the 503s", "every 503",
+    "the 503s were spread over ..."."""
+    return bool(re.search(rf"\b(?:all\s+(?:\d[\d,]*\s+)?(?:of\s+)?(?:the|these|those)\s+|every\s+|each\s+)(?:HTTP\s+)?{status}s?\b"
+                          rf"|\b(?:the|these|those)\s+(?:\d[\d,]*\s+)?(?:HTTP\s+)?{status}s\b", text, re.I))
+
+
+def _every_line(s: Subject) -> FactVerdict | None:
+    """"Every request in lines 18-47 returned 200": each cited access-log line that names the claim's identifiers
+    (its client, path, host) records the status."""
+    needles = [probe(i) for i in s.facts.identifiers]
+    for e in s.of_kind("log"):
+        recorded = [(n, c) for n, line in enumerate(e.items, 1) if (c := line_status(line)) is not None
+                    and all(x in norm(line) for x in needles)]
+        odd = [(n, c) for n, c in recorded if c not in s.facts.statuses]
+        if any(n.counts and n.quantity is None and n.value < len(recorded) for n in s.facts.numbers):
+            return None  # "fetched four more pages, all returning 200" over six lines: all of those four
+        if len(recorded) > 1 and odd:
+            n, c = odd[0]
+            return CHECK.verdict(Outcome.CONTRADICTED, "not_every_line",
+                                 f"not every cited line records HTTP {'/'.join(map(str, s.facts.statuses))}: "
+                                 f"cited line {n} of {len(e.items)} records {c}", _label(s), str(c), e.location)
     return None
 
 
