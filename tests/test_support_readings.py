@@ -389,3 +389,46 @@ def test_a_slash_timestamp_keeps_its_offset_and_a_bare_offset_is_no_time(tmp_pat
                 "- Peer 4012 became leader of region 4009 in term 12 at 14:03:11 (+08:00) (tikv.log:1).\n"
                 "- Peer 4012 became leader of region 4009 in term 12 at 14:03:11 UTC (tikv.log:1).\n")
     assert _statuses(findings, bundle) == ["verified", "verified", "unsupported"]
+
+
+@pytest.mark.parametrize(("line", "right", "wrong", "refuted"), [
+    # the head words of a negated clause said by the line itself refute it; a line that says they are absent agrees
+    ("2026-03-27 14:09:57 INFO   ci-runner-07-1 Heartbeat sent at 2026-03-27T14:09:57Z",
+     "A heartbeat was sent at 14:09:57", "No heartbeat was sent at 14:09:57", "contradicted"),
+    ('time="2026-08-21T11:00:07Z" level=info msg="Endpoints restored" failed=0 restored=42 subsys=daemon',
+     "The agent restored 42 endpoints and none failed", "On startup the agent did not restore any endpoints", "contradicted"),
+    ("INFO  2026-08-12 03:33:40,882 [shard 2:main] hints_manager - Finished sending hints to 10.20.0.13: 3811 hints sent",
+     "3811 hints were sent to 10.20.0.13", "No hints were sent to 10.20.0.13 after it came back", "contradicted"),
+    # a word-number name shortened from the evidence's longer one, or joined in the file name
+    ("ledger-worker-3 | 2026-07-21 03:14:22,509 INFO [Consumer clientId=consumer-payments-ledger-3, groupId=payments-ledger] "
+     "(Re-)joining group", "consumer-3 rejoined the group", "consumer-1 rejoined the group", "unsupported"),
+    # a CamelCase term of the operations lexicon, said in other words
+    ("Mar 03 03:14:07 worker-a1 kernel: Memory cgroup out of memory: Killed process 24811 (java) total-vm:3841220kB",
+     "The java process 24811 was OOMKilled", "The java process 24811 went into CrashLoopBackOff", "unsupported"),
+])
+def test_negated_clauses_and_shortened_names(tmp_path: Path, line: str, right: str, wrong: str, refuted: str) -> None:
+    bundle = _bundle(tmp_path, {"app.log": line + "\n"})
+    assert _statuses(f"- {right} (app.log:1).\n- {wrong} (app.log:1).\n", bundle) == ["verified", refuted]
+
+
+def test_an_absence_after_a_time_is_read_on_the_lines_after_it(tmp_path: Path) -> None:
+    events = ("2026-03-03T03:40:28Z   Warning  OOMKilling         node/worker-a1   kernel-monitor  Memory cgroup out of memory\n"
+              "2026-03-03T03:45:31Z   Normal   ScalingReplicaSet  deployment/payments-api  deployment-controller  Scaled down\n"
+              "2026-03-03T03:46:20Z   Normal   ScalingReplicaSet  deployment/payments-api  deployment-controller  Scaled down\n")
+    bundle = _bundle(tmp_path, {"events.log": events})
+    findings = ("- No OOM kill was recorded after the rollback began at 03:45:31 (events.log:1-3).\n"
+                "- No OOM kill was recorded before 03:45:31 (events.log:1-3).\n"
+                "- No OOM kill was recorded, since the rollback finished by 03:46:20 (events.log:1-3).\n")  # a reason, not a window
+    assert _statuses(findings, bundle) == ["verified", "contradicted", "contradicted"]
+
+
+def test_a_table_time_column_names_the_zone_of_its_rows(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"events.txt": "2026-11-05T22:02:14Z  search  Normal  SuccessfulRescale  hpa/search-api  "
+                                              "New size: 8; reason: cpu resource utilization above target\n"
+                                              "2026-11-05T22:03:58Z  search  Normal  NodeReady  node/ip-10-0-3-7  Node is ready\n"
+                                              "2026-11-05T22:04:00Z  search  Normal  NodeReady  node/ip-10-0-3-9  Node is ready\n"})
+    findings = ("| Time (PT, UTC-8) | Event | Source |\n|---|---|---|\n"
+                "| 2:02:14 PM | The HPA rescaled search-api to 8 | events.txt:1 |\n"
+                "| 2:03:58–2:04:00 PM | Nodes ip-10-0-3-7 and ip-10-0-3-9 became ready | events.txt:2-3 |\n"
+                "| 3:02:14 PM | The HPA rescaled search-api to 8 | events.txt:1 |\n")
+    assert _statuses(findings, bundle) == ["verified", "verified", "unsupported"]

@@ -135,7 +135,7 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries
     claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
     zone = document_zone(text)
     if zone:
-        claims = [dataclasses.replace(c, zone=zone) for c in claims]
+        claims = [c if c.zone else dataclasses.replace(c, zone=zone) for c in claims]  # a table's time column may name its own
     warnings: list[str] = [f"{rel}: {why}" for rel, why in sorted(bundle.rejected.items())]
     views: list[ClaimView] = []
     cache = ClaimCache(bundle, opts) if regs.default and not opts.jira_url else None  # live JIRA: per run only

@@ -26,6 +26,7 @@ from ..citations import Scope, find_citations
 from ..errors import FindingsError
 from ..evidence.access import open_regular, read_all
 from ..model import CitationRef, Claim
+from ..zones import column_zone
 from .markdown import is_claim_text, is_unverified, recommends, sentences
 
 MAX_FINDINGS_BYTES = 64 * 1024 * 1024
@@ -206,7 +207,8 @@ def _prose(text: str, scope: Scope | None, source: str = "findings") -> list[Cla
         if len(claims) == MAX_CLAIMS:
             raise _too_many(source)
         claims.append(
-            Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text))
+            Claim(f"c{len(claims) + 1}", sentence.text, tuple(refs), sentence.line, sentence.column, is_unverified(sentence.text),
+                  column_zone(sentence.header) if sentence.header else None)
         )
     return claims
 

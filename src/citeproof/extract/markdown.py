@@ -98,6 +98,7 @@ class Sentence:
     column: int
     block: int
     section: str = ""  # the heading the sentence is under ("5. Action items")
+    header: str = ""  # the header row of the table the sentence is a row of
 
 
 # headings of sections that recommend rather than report: an uncited sentence there is not a claim. The names are
@@ -116,8 +117,9 @@ def recommends(section: str) -> bool:
 class _Block:
     """Text of one block joined from source lines, mapping offsets back to (line, column)."""
 
-    def __init__(self, section: str = "") -> None:
+    def __init__(self, section: str = "", header: str = "") -> None:
         self.section = section
+        self.header = header
         self.parts: list[str] = []
         self.starts: list[int] = []
         self.where: list[tuple[int, int]] = []
@@ -147,6 +149,7 @@ def blocks(text: str) -> Iterator[_Block]:
     fence: str | None = None
     table_header_pending = False
     section = ""
+    header = ""
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
         line = raw.rstrip()
@@ -193,11 +196,12 @@ def blocks(text: str) -> Iterator[_Block]:
                 continue
             if _TABLE_SEP.match(nxt):
                 table_header_pending = True
+                header = body
                 continue  # the header row
             cells = [c.strip() for c in body.strip().strip("|").split("|")]
             if len(cells) > 1 and re.fullmatch(r"#?\d{1,4}[.)]?|[a-z][.)]", cells[0]):
                 cells = cells[1:]  # a row number is not part of the claim
-            row = _Block(section)
+            row = _Block(section, header)
             row.add(" | ".join(c for c in cells if c), number, col + (len(body) - len(body.lstrip())))
             yield row
             continue
@@ -264,7 +268,7 @@ def sentences(text: str) -> Iterator[Sentence]:
         joined = block.text()
         for offset, sentence in split_sentences(joined):
             line, column = block.locate(offset)
-            yield Sentence(sentence, line, column, index, block.section)
+            yield Sentence(sentence, line, column, index, block.section, block.header)
 
 
 def is_claim_text(text: str, cited: bool = True) -> bool:

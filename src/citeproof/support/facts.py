@@ -28,6 +28,8 @@ from importlib import resources
 
 from .. import units
 from ..text import STOP_WORDS, Quantity, parse_quantity, stem
+from ..zones import ZONE_NAMES as ZONE_NAMES  # re-exported: the zone grammar lives in citeproof.zones
+from ..zones import document_zone as document_zone
 
 QUOTE_PATTERNS = _QUOTES = (
     re.compile(r"(?<![\w'])'([^'\n]{2,300}?)'(?![\w])"),
@@ -96,13 +98,13 @@ _VERSION = re.compile(
     r"|\b(?:version|release|build|v)\s?(\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)\b",
     re.I,
 )
-ZONE_NAMES = _ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "WET": "+00:00", "BST": "+01:00",
-               "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
-               "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00"}
+_ZONE_NAMES = ZONE_NAMES
 _TIME = re.compile(
     # not an offset ("+08:00", "UTC-05:00"); an offset after the time, even in brackets ("14:19:30 (+08:00)"), is its zone
     r"(?<![\d:.+])(?<![\s(\[]-)(?<![A-Z]-)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
-    r"(Z\b|UTC\b|GMT\b|\(?[+-]\d{2}:?\d{2}\b\)?|(?:" + "|".join(_ZONE_NAMES) + r")\b)?"
+    # an offset glued to a time without seconds is the end of a range ("10:00-11:00"), not its zone
+    r"(Z\b|UTC\b|GMT\b|(?(3)\(?[+-]\d{2}:?\d{2}\b\)?|(?:(?<=\s)\(?[+-]\d{2}:?\d{2}\b\)?|\([+-]\d{2}:?\d{2}\)))|(?:"
+    + "|".join(_ZONE_NAMES) + r")\b)?"
 )
 _NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]{0,40}\d)")
 # "Entry 33 returned ...", "Line 349 shows ...": the number names the cited item; it is not a fact
@@ -278,6 +280,8 @@ def _identifiers(text: str) -> tuple[list[str], list[tuple[int, int]]]:
     return out, spans
 
 
+_RANGE_END = re.compile(r"\s?[–—-]\s?\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,6})?)?\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
+                        r"(Z\b|UTC\b|GMT\b|(?:" + "|".join(ZONE_NAMES) + r")\b)?")
 _HOUR_AFTER = re.compile(r"\s*(?:UTC\s+|GMT\s+|Z\s+)?(?:clock\s+)?hour\b", re.I)
 
 
@@ -286,6 +290,9 @@ def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
     spans: list[tuple[int, int]] = []
     for m in _TIME.finditer(text):
         hh, mm, ss, frac, half, zone = m.groups()
+        end = _RANGE_END.match(text, m.end()) if not (half or zone) else None
+        if end is not None:  # "2:03:58–2:04:00 PM", "10:00-11:00 UTC": the range's end names both ends' half and zone
+            half, zone = end.group(1) or half, end.group(2) or zone
         hour = int(hh)
         if hour > 23 or int(mm) > 59 or (ss and int(ss) > 59) or (half and not 1 <= hour <= 12):
             continue
@@ -489,25 +496,3 @@ def _dates(text: str) -> tuple[list[tuple[str, dt.date]], list[tuple[int, int]]]
     return out, spans
 
 
-_DOC_ZONE = re.compile(
-    r"\b(?i:all\s+(?:the\s+)?times(?:\s+(?:below|here|above|in\s+this\s+\w+))?\s*(?:are\s+|:\s*)?(?:in\s+|given\s+in\s+)?)"
-    r"(?P<zone>(?:UTC|GMT)\s?[+-]\s?\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{3,4})\b"
-)
-
-
-def document_zone(text: str) -> str | None:
-    """The zone a findings document declares for its times ("All times below are CEST", "all times UTC+2"), as an
-    offset such as ``+02:00`` (or ``UTC``); claims that give a time without a zone are read in it."""
-    m = _DOC_ZONE.search(text)
-    if m is None:
-        return None
-    raw = m.group("zone").replace(" ", "")
-    if raw.upper() in ("UTC", "GMT", "Z"):
-        return "UTC"
-    if raw.upper() in _ZONE_NAMES:
-        return _ZONE_NAMES[raw.upper()]
-    offset = re.fullmatch(r"(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?", raw, re.I)
-    if offset is None:
-        return None
-    sign, hours, minutes = offset.groups()
-    return f"{sign}{int(hours):02d}:{minutes or '00'}"

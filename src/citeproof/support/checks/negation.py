@@ -24,17 +24,44 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ...evidence.timestamps import stamps_in
 from ...text import ordered_terms, stem, terms
-from ..anchor import is_predicate, lemmas
+from ..anchor import anchor_claim, claim_words, is_predicate, lemmas
 from ..events import events_in
 from ..facts import extract
 from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_statuses, norm, where
 from .events import event_text
+from .times import zone
 
 _GENERIC_VERBS = frozenset(stem(w) for w in (
     "appear appears appeared seen found recorded logged returned occurred occur happened shown show present contain contains "
     "observed reported request requests response responses entry entries line lines cited any "
     "no none never not nothing neither nor zero without".split()))
+
+
+_PHRASE_WORDS = 3  # the head of the negated clause: its subject and verb ("no heartbeat was sent", "did not restore endpoints")
+
+
+def _phrase_shown(s: Subject) -> tuple[str, str, str] | None:
+    """The head words of the negated clause, each anchored by its lemma in one cited log line that
+    does not itself say they are absent: "no heartbeat was sent" against ``Heartbeat sent at 14:09:57Z``, "did not
+    restore any endpoints" against ``Endpoints restored ... restored=42``."""
+    words = claim_words(s.negated)[:_PHRASE_WORDS]
+    if len(words) < 2 or _BOUND.search(s.negated):
+        return None
+    for e in s.of_kind("log"):
+        for item in e.items or (e.text,):
+            anchors = anchor_claim(" ".join(words), [replace(e, text=item, items=(item,))])
+            written = {w.lower() for w in re.findall(r"[A-Za-z]+", item)}  # words of the line, not those its shape implies
+            if anchors and all(a.evidence_word is not None and a.via in _WORD_ANCHORS and a.evidence_word.lower() in written
+                               for a in anchors) and not any(
+                    _only_absent(str(a.evidence_word), item) or _zero(str(a.evidence_word), item) for a in anchors):
+                shown = " ".join(str(a.evidence_word) for a in anchors)
+                return "phrase_shown", shown, f"the claim says there is none, but the cited evidence shows '{shown}'"
+    return None
+
+
+_WORD_ANCHORS = frozenset({"lemma"})  # a refutation needs the words themselves, not a looser synonym
 
 
 def _refuted(s: Subject) -> tuple[str, str, str] | None:
@@ -60,15 +87,15 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
                 and not _only_absent(ident, s.union):
             return "identifier_shown", ident, f"the claim says there is none, but the cited evidence shows '{ident}'"
     if claimed or facts.quotes or facts.identifiers or facts.keywords:
-        return None
+        return _phrase_shown(s)
     shown = events_in(event_text(items), skip_negated=False)
     negated_events = events_in(s.negated, skip_negated=False)
     for name, word in negated_events.items():
         if name in shown and not _only_absent(shown[name], event_text(items)):
             return "event_shown", shown[name], (f"the claim says there was no such event, but the cited evidence says "
                                                 f"'{shown[name]}' ({word})")
-    if re.search(r"\d", s.negated):
-        return None  # "no call took longer than 100 ms", "none between 03:43 and 03:45": a bound, not an absence of the thing
+    if re.search(r"\d", s.negated):  # "no call took longer than 100 ms", "none between 03:43 and 03:45": a bound, not an
+        return _phrase_shown(s) if not _BOUND.search(s.negated) else None  # absence of the thing; "no heartbeat at 14:09:57" is
     content = [t for t in ordered_terms(s.negated) if t not in _GENERIC_VERBS]
     shown_text = event_text(items) + "\n" + "\n".join(e.text for e in items if e.kind == "har")
     hit = next((t for t in content[:1] if t in terms(shown_text) and not _zero(t, shown_text)
@@ -81,10 +108,12 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
         return "setting_shown", setting.items[0], f"the claim says there is none, but {setting.location} is {setting.items[0]}"
     if hit:
         return "term_shown", hit, f"the claim says there is none, but the cited evidence mentions '{hit}'"
-    return None
+    return _phrase_shown(s)
 
 
-_ABSENT_BEFORE = re.compile(r"(?:\b(?:no|not|without|zero|none|lost|missing|lacks?|lacking)|(?<![\d.,:])\b0)\s+(?:[\w\-]+\s+){0,2}$", re.I)
+_BOUND = re.compile(r"\b(?:longer|shorter|more|less|fewer|over|under|above|below|between|within|exceed\w*|than|beyond)\b", re.I)
+_ABSENT_BEFORE = re.compile(r"(?:\b(?:no|not|without|zero|none|lost|missing|lacks?|lacking|never|failed\s+to|unable\s+to|cannot|"
+                            r"could\s+not|couldn't|did\s+not|didn't)|(?<![\d.,:=])\b0)\s+(?:[\w\-]+\s+){0,2}$", re.I)
 _ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No" is an absence, "ENOSPC: no space left" is not
     r"^[\w\-]*\W{1,3}(?:(?:0(?:\.0+)?\s?(?:[kKMGT]i?B|bytes|ms|s)?|no|none|false|null|zero)\b(?!\s+[a-z])|(?:lost|missing|unavailable|not\s+found|miss|bypass|expired)\b)",
     re.I)
@@ -94,6 +123,9 @@ def _only_absent(term: str, text: str) -> bool:
     """A mention of the term in the evidence is itself an absence ("No cluster leader", "leader: none",
     "x-cache-status: MISS", "0 invoices written"): the evidence agrees with the claim instead of refuting it."""
     found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))
+    if found and re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s*[=:]\s*[\"']?(?:0(?:\.0+)?|false|null|none)(?:[kKMG]i?B)?"
+                           r"(?![\w.])", text, re.I):
+        return True  # "failed=0", "Free swap = 0kB" (not "ENOSPC: no space left")
     return bool(found) and any(_ABSENT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
                                or _ABSENT_AFTER.match(text[m.start() : m.start() + 60]) for m in found)
 
@@ -135,7 +167,8 @@ def _status_outcome(negated: str, statuses: list[int]) -> tuple[str, str, str] |
 
 def _zero(term: str, text: str) -> bool:
     """The evidence gives the term a zero or false value ("idle=0", "charging: false"): it shows the absence."""
-    return bool(re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s?[=:]\s?[\"']?(?:0|false|no|none|null|disabled)\b", text, re.I))
+    return bool(re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s*[=:]\s*[\"']?(?:0|false|no|none|null|disabled)(?:\b|(?=[kKMG]i?B))",
+                          text, re.I))
 
 
 _EXCEPT = re.compile(r"\b(?:apart\s+from|aside\s+from|except(?:\s+for)?|other\s+than|besides|save\s+for|excluding)\s+"
@@ -161,6 +194,42 @@ def _without_exceptions(s: Subject) -> Subject:
     return replace(s, items=tuple(items))
 
 
+# "after the rollback began at 03:45:31", "since 09:12", "before 14:00 UTC" ("since the backlog drained by 09:35" gives a
+# reason, not a window: "since" bounds only when the time follows it)
+_WINDOW = re.compile(r"\b(?:(after|following|later\s+than|before|until|till|prior\s+to|earlier\s+than)\b[^,;]{0,48}?|(since)\s+(?:at\s+)?)"
+                     r"(?<![\d:])(\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?(?:UTC|Z|GMT|[+-]\d{2}:?\d{2}))?)", re.I)
+
+
+def _within_window(s: Subject) -> Subject:
+    """The claim's evidence inside the window its absence is bounded by: "no OOM kill after the rollback began at
+    03:45:31" is checked on the cited lines and entries stamped after 03:45:31 (those without a time are kept)."""
+    m = _WINDOW.search(s.text)
+    bound = extract(m.group(3)).times if m else ()
+    if m is None or not bound:
+        return s
+    after = not (m.group(1) or m.group(2)).lower().startswith(("before", "until", "till", "prior", "earlier"))
+    edge = bound[0]
+
+    def inside(text: str) -> bool:
+        stamp = next((st for _, st in stamps_in(text, s.tz)), None)
+        if stamp is None:
+            return True
+        local = stamp.instant.astimezone(zone(edge.zone)) if edge.zone else stamp.instant
+        seconds = local.hour * 3600 + local.minute * 60 + local.second + local.microsecond / 1e6
+        return seconds > edge.seconds if after else seconds < edge.seconds
+
+    items = []
+    for e in s.items:
+        if e.kind not in ("log", "har") or not e.items:
+            items.append(e)
+            continue
+        kept = [(i, item) for i, item in enumerate(e.items) if inside(item)]
+        statuses = tuple(e.statuses[i] for i, _ in kept if i < len(e.statuses)) if e.kind == "har" else e.statuses
+        texts = tuple(item for _, item in kept)
+        items.append(replace(e, items=texts, text="\n".join(texts), statuses=statuses))
+    return replace(s, items=tuple(items))
+
+
 # a negation of a noun phrase ("no gateway ...", "none of the requests ..."), not of a verb ("did not exit")
 _DETERMINER = re.compile(r"\s*(?:no|none(?:\s+of)?|not\s+(?:a\s+single|a|any|one)|zero|nothing|neither)\b", re.I)
 
@@ -168,7 +237,7 @@ _DETERMINER = re.compile(r"\s*(?:no|none(?:\s+of)?|not\s+(?:a\s+single|a|any|one
 def check(s: Subject) -> FactVerdict | None:
     if not s.negated:
         return None
-    refuted = _refuted(_without_exceptions(s))
+    refuted = _refuted(_within_window(_without_exceptions(s)))
     if refuted is None:
         return CHECK.verdict(Outcome.SUPPORTED, "absent", "the cited evidence does not show what the claim says is absent",
                              claimed=s.negated.strip())
