@@ -15,7 +15,8 @@ import citeproof
 from citeproof.model import Report
 
 CASES = Path(__file__).parent / "cases"
-CORPUS = Path(os.environ.get("CITEPROOF_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus")
+CORPUS = Path(os.environ.get("CITEPROOF_CORPUS") or os.environ.get("EVIDENCEGATE_CORPUS")  # the variable's name before the rename
+              or Path(__file__).resolve().parents[2] / "shared" / "corpus")
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,8 @@ def run_case(case: Path, workdir: Path) -> tuple[Report, list[Outcome]]:
 
 
 def plain(text: str) -> str:
-    """Text as labels give it: white space collapsed, Markdown emphasis markers dropped."""
-    return " ".join(re.sub(r"\*\*|__|(?<!\w)\*|\*(?!\w)", "", text).split())
+    """Text as labels give it: white space collapsed, Markdown emphasis and code markers dropped."""
+    return " ".join(re.sub(r"\*\*|__|(?<!\w)\*|\*(?!\w)|`", "", text).split())
 
 
 def match(expected: list[Label], report: Report) -> list[Outcome]:

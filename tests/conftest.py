@@ -9,7 +9,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "rate-limit"
-CORPUS = Path(os.environ.get("CITEPROOF_CORPUS", ROOT.parent / "shared" / "corpus"))
+CORPUS = Path(os.environ.get("CITEPROOF_CORPUS") or os.environ.get("EVIDENCEGATE_CORPUS")  # the variable's name before the rename
+              or ROOT.parent / "shared" / "corpus")
 GOLDEN = Path(__file__).parent / "golden"
 
 

@@ -29,7 +29,7 @@ PAIRS = Path(__file__).parent / "pairs"
 PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
     "p1-ops": (0.76, 0.81), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.84), "p4-ops": (0.66, 0.74), "p5-ops": (0.71, 0.67),
     "p6-ops": (0.68, 0.68), "p7-ops": (0.64, 0.69), "p8-ops": (0.79, 0.70), "p9-ops": (0.78, 0.77),
-    "p10-ops": (0.82, 0.81), "p11-ops": (0.85, 0.70),
+    "p10-ops": (0.82, 0.81), "p11-ops": (0.85, 0.70), "p12-ops": (0.87, 0.73),
 }
 
 
