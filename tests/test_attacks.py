@@ -563,3 +563,14 @@ def test_a_huge_url_is_read_by_its_head(make_bundle: Any) -> None:
     with Bundle(root, use_cache=False) as bundle:
         summary = load_har(bundle, bundle.files["c.har"]).entry(0).summary()
     assert len(summary) < MAX_FIELD_CHARS + 200 and "more characters" in summary
+
+
+@pytest.mark.parametrize("fields", ["true", "[1, 2]", "\"text\"", "null"])
+def test_a_jira_export_whose_fields_are_not_an_object_is_read_as_empty(capsys: pytest.CaptureFixture[str], make_bundle: Any,
+                                                                       tmp_path: Path, fields: str) -> None:
+    """Found by the CLI fuzz harness (tests/test_cli_fuzz.py): ``"fields": true`` was an internal error (exit 3)."""
+    root = make_bundle({"jira.json": '{"issues": [{"key": "OPS-1", "fields": ' + fields + "}]}", "app.log": LOG})
+    code, out, err = run(capsys, "check", str(_findings(tmp_path, "- The ticket was filed (JIRA:OPS-1).\n")),
+                         "--evidence", str(root), "--no-cache", "--format", "json")
+    assert code == 1 and err == ""
+    assert json.loads(out)["claims"][0]["status"] == "unsupported"

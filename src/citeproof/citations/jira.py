@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..evidence.structured import jira_issues, jira_text
+from ..evidence.structured import issue_fields, jira_issues, jira_text
 from ..model import CitationRef, Evidence
 from .base import CheckContext, Checked, CitationFormat, Scope, Steps, found, invalid, missing
 
@@ -63,8 +63,7 @@ def check(ref: CitationRef, ctx: CheckContext) -> Checked:
         issue, location = live
     steps.ok("exists", location)
     text = jira_text(issue)
-    fields = issue.get("fields") or {}
-    summary = str(fields.get("summary") or "")
+    summary = str(issue_fields(issue).get("summary") or "")
     excerpt = f"{key}: {summary}"
     evidence = Evidence(kind="jira", text=text, items=(text,), source=source if key in issues else "", location=location, key=key)
     return found(ref, f"ticket {key} found", steps, excerpt, location, (evidence,))

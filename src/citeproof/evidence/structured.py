@@ -332,9 +332,15 @@ def jira_issues(bundle: Bundle) -> dict[str, tuple[dict[str, Any], str]]:
     return bundle.memo(("jira", ""), build)  # type: ignore[no-any-return]
 
 
+def issue_fields(issue: dict[str, Any]) -> dict[str, Any]:
+    """A JIRA issue's ``fields`` object; empty when an export gives none or something else (``"fields": true``)."""
+    fields = issue.get("fields")
+    return fields if isinstance(fields, dict) else {}
+
+
 def jira_text(issue: dict[str, Any]) -> str:
     """Summary, description and comment bodies of a JIRA issue (ADF flattened)."""
-    fields = issue.get("fields") or {}
+    fields = issue_fields(issue)
     parts = [str(issue.get("key", "")), flatten_text(fields.get("summary")), flatten_text(fields.get("description"))]
     comment = fields.get("comment")
     comments = comment.get("comments") if isinstance(comment, dict) else None
