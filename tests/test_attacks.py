@@ -442,6 +442,54 @@ def test_a_log_truncated_while_mapped_is_a_reason_not_sigbus(make_bundle: Any, t
     assert status == "missing_evidence" and "truncated while it was read" in reason
 
 
+
+def test_a_capture_truncated_before_it_is_indexed_is_a_reason_not_sigbus(make_bundle: Any) -> None:
+    """A capture cut short after it was mapped and before it was indexed gives a per-citation reason, never SIGBUS."""
+    import subprocess
+    import sys
+
+    entries = [{"startedDateTime": "2026-01-15T10:30:45.000Z", "time": 1,
+                "request": {"method": "GET", "url": f"https://api.example.com/{i}", "headers": []},
+                "response": {"status": 429, "statusText": "Too Many Requests", "headers": [], "content": {"text": "x" * 400}}}
+               for i in range(30_000)]
+    root = make_bundle({"capture.har": json.dumps({"log": {"version": "1.2", "entries": entries}}, indent=1)})
+    script = ("import sys, citeproof\n"
+              "from citeproof.evidence import Bundle\n"
+              "root = sys.argv[1]\n"
+              "with Bundle(root, use_cache=False) as bundle:\n"
+              "    lf = bundle.lines(bundle.files['capture.har'])\n"
+              "    assert lf.mapping() is not None and lf.size > 8 * 1024 * 1024\n"
+              "    open(root + '/capture.har', 'r+b').truncate(100)\n"
+              "    report = citeproof.validate('- The vendor API answered HTTP 429 (capture.har:entry-29999).\\n', bundle)\n"
+              "    print(report.claims[0].status.value, '|', report.claims[0].citations[0].reason)\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-300:])
+    status, reason = proc.stdout.strip().split(" | ", 1)
+    assert status == "missing_evidence" and "truncated while it was read" in reason, reason
+
+
+def test_the_har_index_reads_each_chunk_through_the_guard(tmp_path: Path) -> None:
+    """Truncation during the index build (between two 4 MB chunks) is caught before the next chunk is read."""
+    import mmap
+
+    from citeproof.evidence.access import UnreadableEvidence
+    from citeproof.evidence.har_index import build
+
+    path = tmp_path / "c.har"
+    path.write_text(json.dumps({"log": {"entries": [{"x": "y" * 1000} for _ in range(10_000)]}}), encoding="utf-8")
+    calls: list[int] = []
+
+    def guard() -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise UnreadableEvidence("c.har", "was truncated while it was read; not read")
+
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        with pytest.raises(UnreadableEvidence):
+            build(mm, len(mm), guard)
+        calls.clear()
+        assert build(mm, len(mm), lambda: calls.append(1)).starts.size == 10_000 and len(calls) == 3  # 10 MB: 3 chunks
+
 def test_a_claim_too_long_to_check_is_reported_not_read(make_bundle: Any) -> None:
     root = make_bundle({"app.log": LOG})
     long_claim = "- The vendor API answered " + "HTTP 429 and retried " * 1000 + "(app.log:1).\n"

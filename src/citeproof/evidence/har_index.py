@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import mmap
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ class HarIndex:
     error: str | None = None
 
 
-def _structure(mm: mmap.mmap, size: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def _structure(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: None) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Positions and bytes of structural characters outside strings, and the real-quote starts of '"entries"'."""
     import numpy as np
     positions: list[np.ndarray] = []
@@ -44,6 +45,7 @@ def _structure(mm: mmap.mmap, size: int) -> tuple[np.ndarray, np.ndarray, list[i
     key_spots = _candidates(mm, b'"entries"')
     entries_real: list[int] = []
     for base in range(0, size, _CHUNK):
+        guard()  # the capture shrank since it was mapped: a reason, not SIGBUS
         count = min(_CHUNK, size - base)
         a = np.frombuffer(mm, dtype=np.uint8, count=count, offset=base)
         q = np.flatnonzero(a == 34)
@@ -104,10 +106,12 @@ def _candidates(mm: mmap.mmap, needle: bytes, limit: int = 10_000) -> list[int]:
     return out
 
 
-def build(mm: mmap.mmap, size: int) -> HarIndex:
+def build(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: None) -> HarIndex:
+    """The entry boundaries of the capture in ``mm``; ``guard`` is called before each chunk is read (it raises when the
+    file was truncated since it was mapped)."""
     import numpy as np
     empty = np.zeros(0, dtype=np.int64)
-    pos, val, spots = _structure(mm, size)
+    pos, val, spots = _structure(mm, size, guard)
     if pos.size == 0:
         return HarIndex(empty, empty, np.zeros(0, dtype="S1"), np.zeros(0), "no JSON structure found")
     step = np.where((val == 123) | (val == 91), 1, -1).astype(np.int64)
@@ -195,7 +199,8 @@ def iso_to_epoch(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def load_or_build(mm: mmap.mmap, size: int, cache: IndexCache | None, key: dict[str, Any]) -> HarIndex:
+def load_or_build(mm: mmap.mmap, size: int, cache: IndexCache | None, key: dict[str, Any],
+                  guard: Callable[[], None] = lambda: None) -> HarIndex:
     """The entry index of a capture: from the cache when the cached arrays fit this file, else built."""
     import numpy as np
 
@@ -216,7 +221,7 @@ def load_or_build(mm: mmap.mmap, size: int, cache: IndexCache | None, key: dict[
     cached = cache.load("har", key, valid) if cache else None
     if cached is not None:
         return HarIndex(cached["starts"], cached["ends"], cached["started"], cached["instants"], cached.get("error") or None)
-    index = build(mm, size)
+    index = build(mm, size, guard)
     if cache is not None:
         cache.store("har", key, {"error": index.error or ""},
                     {"starts": index.starts, "ends": index.ends, "started": index.started, "instants": index.instants})
