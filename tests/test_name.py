@@ -10,6 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = "evidence" + "gate"  # spelt in two parts so that this file does not match itself
+CORPUS_VARIABLE = OLD + "_corpus"  # (lower-cased like the text it is looked for in)
 
 
 def _tracked_files() -> list[Path]:
@@ -27,7 +28,8 @@ def test_old_name_only_in_the_changelog_entry() -> None:
             continue
         text = path.read_bytes().decode("utf-8", "replace").lower()
         for n, line in enumerate(text.splitlines(), 1):
-            if OLD in line.replace("-", "").replace("_", ""):
+            # the one exception: the tests also read the public corpus from the variable the project brief names
+            if OLD in line.replace(CORPUS_VARIABLE, "").replace("-", "").replace("_", ""):
                 hits.append(f"{path.relative_to(ROOT)}:{n}")
     assert [h for h in hits if not h.startswith("CHANGELOG.md:")] == []
     assert len([h for h in hits if h.startswith("CHANGELOG.md:")]) == 1

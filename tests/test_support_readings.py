@@ -432,3 +432,11 @@ def test_a_table_time_column_names_the_zone_of_its_rows(tmp_path: Path) -> None:
                 "| 2:03:58–2:04:00 PM | Nodes ip-10-0-3-7 and ip-10-0-3-9 became ready | events.txt:2-3 |\n"
                 "| 3:02:14 PM | The HPA rescaled search-api to 8 | events.txt:1 |\n")
     assert _statuses(findings, bundle) == ["verified", "verified", "unsupported"]
+
+
+def test_both_with_names_each_item_gives_in_its_file_name(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"mysqld-db1.err": "2026-05-12T02:40:00.000000Z 0 [System] [MY-010116] mysqld (mysqld 8.0.36) starting\n",
+                                "mysqld-db2.err": "2026-05-12T02:40:01.000000Z 0 [System] [MY-010116] mysqld (mysqld 8.0.36) starting\n"})
+    findings = ("- db-1 and db-2 both run MySQL 8.0.36 (mysqld-db1.err:1, mysqld-db2.err:1).\n"
+                "- db-1 and db-3 both run MySQL 8.0.36 (mysqld-db1.err:1, mysqld-db2.err:1).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]

@@ -141,6 +141,22 @@ def probe(ident: str) -> str:
     return out
 
 
+def shortened(ident: str, text: str) -> bool:
+    """A word-number name as people shorten the evidence's longer one: "consumer-3" for the client
+    ``consumer-payments-ledger-3-9f1c...``, "db-1" for the host of ``mysqld-db1.err``; the word begins a part and
+    the number is a later whole part (or is joined to the word)."""
+    m = re.fullmatch(r"([a-z][a-z_]*)-(\d+)", ident.lower())
+    if m is None:
+        return False
+    name, number = re.escape(m.group(1)), m.group(2)
+    return re.search(rf"(?<![a-z0-9]){name}(?:[-_][a-z][a-z0-9]*){{0,3}}[-_]?{number}(?![0-9])(?![a-z])", text) is not None
+
+
+def shows(ident: str, text: str) -> bool:
+    """The identifier is in ``text`` (normalised), as written or shortened (:func:`shortened`)."""
+    return probe(ident) in text or shortened(ident, text)
+
+
 def universal_groups(items: Iterable[Evidence]) -> list[tuple[str, ...]]:
     """The separately cited items an "all"/"every" claim speaks of: HAR entries, and single cited lines."""
     items = list(items)
@@ -167,6 +183,8 @@ __all__ = [
     "norm",
     "probe",
     "seen",
+    "shortened",
+    "shows",
     "universal_groups",
     "where",
 ]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..anchor import anchor_claim, written_by
-from .base import Check, FactVerdict, Outcome, Subject, norm, probe, where
+from .base import Check, FactVerdict, Outcome, Subject, norm, probe, shortened, where
 
 _DEFAULT_PORT = re.compile(r"(https://[^/\s:\"']+):443\b|(?<=http://)([^/\s:\"']+):80\b")
 
@@ -56,17 +56,6 @@ def _as_field(ident: str, union: str) -> bool:
     return m is not None and re.search(rf"\b{re.escape(m.group(1))}\s?[=:]\s?[\"']?{m.group(2)}(?!\d)", union) is not None
 
 
-def _shortened(ident: str, text: str) -> bool:
-    """A word-number name as people shorten the evidence's longer one: "consumer-3" for the client
-    ``consumer-payments-ledger-3-9f1c...``, "db-1" for the host of ``mysqld-db1.err``; the word begins a part and
-    the number is a later whole part (or is joined to the word)."""
-    m = _NAME_NUMBER.fullmatch(ident.lower())
-    if m is None:
-        return False
-    name, number = re.escape(m.group(1)), m.group(2)
-    return re.search(rf"(?<![a-z0-9]){name}(?:[-_][a-z][a-z0-9]*){{0,3}}[-_]?{number}(?![0-9])(?![a-z])", text) is not None
-
-
 def _as_words(ident: str, s: Subject) -> bool:
     """A CamelCase name that is a term of the operations lexicon ("OOMKilled") and that the evidence says in other
     words the lexicon gives for it ("Memory cgroup out of memory: Killed process")."""
@@ -87,7 +76,7 @@ def check(s: Subject) -> FactVerdict | None:
     for ident in facts.identifiers:
         # "NameNode" may be named by the cited file (hdfs/namenode.log) rather than by its lines
         if probe(ident) not in s.union and probe(ident) not in union and probe(ident) not in sources \
-                and not _as_field(ident, s.union) and not _shortened(ident, s.union + "\n" + sources) \
+                and not _as_field(ident, s.union) and not shortened(ident, s.union + "\n" + sources) \
                 and not _as_words(ident, s):
             return CHECK.verdict(Outcome.UNSUPPORTED, "absent", f"'{ident}' does not occur in the cited evidence", ident,
                                  location=where(s.items))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Check, FactVerdict, Outcome, Subject, norm, probe, universal_groups, where
+from .base import Check, FactVerdict, Outcome, Subject, norm, shows, universal_groups, where
 
 _SAYS_ALL = re.compile(r"\b(?:all|every|each|both|none|no|always|entire|whole|cluster-wide|[0-9]+/[0-9]+|0 (?:failed|errors?))\b", re.I)
 
@@ -62,8 +62,8 @@ def _items(s: Subject) -> int:
 def _respective(identifiers: tuple[str, ...], texts: list[str]) -> frozenset[str]:
     """Identifiers the claim gives one per item ("both hosts, at 02:13:52 on batch-11 and 02:13:53 on batch-12"):
     as many as there are items, each shown by exactly one item and each item showing exactly one of them."""
-    partial = [i for i in identifiers if sum(probe(i) in t for t in texts) == 1]
-    if len(partial) == len(texts) >= 2 and all(sum(probe(i) in t for i in partial) == 1 for t in texts):
+    partial = [i for i in identifiers if sum(shows(i, t) for t in texts) == 1]
+    if len(partial) == len(texts) >= 2 and all(sum(shows(i, t) for i in partial) == 1 for t in texts):
         return frozenset(partial)  # one identifier per item, each in exactly one
     return frozenset()
 
@@ -91,7 +91,7 @@ def check(s: Subject) -> FactVerdict | None:
                 return CHECK.verdict(Outcome.UNSUPPORTED, "not_every_item",
                                      f"the claim says every cited item shows '{facts.quotes[0]}', but cited item {n} of "
                                      f"{len(group)} does not", missing_quote, f"item {n}")
-            missing = next((i for i in facts.identifiers if probe(i) not in text and i not in spread), None)
+            missing = next((i for i in facts.identifiers if not shows(i, text) and i not in spread), None)
             if missing is not None:
                 return CHECK.verdict(Outcome.UNSUPPORTED, "not_every_item",
                                      f"the claim says it holds for every cited item, but '{missing}' is not in cited item "
