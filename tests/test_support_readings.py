@@ -440,3 +440,31 @@ def test_both_with_names_each_item_gives_in_its_file_name(tmp_path: Path) -> Non
     findings = ("- db-1 and db-2 both run MySQL 8.0.36 (mysqld-db1.err:1, mysqld-db2.err:1).\n"
                 "- db-1 and db-3 both run MySQL 8.0.36 (mysqld-db1.err:1, mysqld-db2.err:1).\n")
     assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+@pytest.mark.parametrize(("lines", "claim", "status"), [
+    # found by the review of session 6: each reading must not overreach
+    (["2026-03-03T03:40:28Z node-a1 kubelet: Started container app"], "node-1 started container app", "unsupported"),
+    (["2026-03-03T03:40:28Z Warning Evicted pod/payments-api-x2k4q The node was low on resource: ephemeral-storage."],
+     "The payments-api container was OOMKilled", "unsupported"),
+    ([f"2026-03-03T03:40:{i:02d}Z upstream request to 10.0.0.{i} {'timed out' if i < 3 else 'ok'}" for i in range(8)],
+     "3 of the 8 upstream requests timed out", "verified"),
+    (["2026-03-03T03:40:28Z kubelet: Killing container app in pod payments-api-9zz1q"],
+     "The kubelet did not kill any container in pod payments-api-x2k4q", "verified"),
+    (["2026-09-02T06:19:05Z pool exhausted on orders-db"], "The pool was exhausted at 2026-09-02T14:19+08:00", "verified"),
+])
+def test_readings_do_not_overreach(tmp_path: Path, lines: list[str], claim: str, status: str) -> None:
+    bundle = _bundle(tmp_path, {"app.log": "\n".join(lines) + "\n"})
+    assert _statuses(f"- {claim} (app.log:1-{len(lines)}).\n", bundle) == [status]
+
+
+def test_every_line_is_not_waived_by_an_unrelated_part(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"access.log": _ACCESS})
+    assert _statuses("- All requests returned 503 after one of the pods restarted (access.log:1-6).\n", bundle) == ["contradicted"]
+
+
+def test_a_table_zone_ends_with_the_table(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"events.txt": "2026-11-05T22:02:14Z  search  Normal  SuccessfulRescale  hpa/search-api  New size: 8\n"})
+    findings = ("| Time (PT, UTC-8) | Event | Source |\n|---|---|---|\n| 2:02:14 PM | The HPA rescaled search-api to 8 | events.txt:1 |\n"
+                "\n## Other notes\n\n| 22:02:14 | The HPA rescaled search-api to 8 | events.txt:1 |\n")
+    assert _statuses(findings, bundle) == ["verified", "verified"]

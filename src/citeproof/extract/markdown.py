@@ -165,6 +165,7 @@ def blocks(text: str) -> Iterator[_Block]:
             fence = m.group(1)[:3]
             continue
         if not line.strip():
+            header = ""  # a blank line ends a table
             if current:
                 yield current
                 current = None
@@ -206,6 +207,7 @@ def blocks(text: str) -> Iterator[_Block]:
             yield row
             continue
         table_header_pending = False
+        header = ""  # the table ended: its header names no zone for later rows
         bm = _BULLET.match(body)
         if bm and _NUMBERED.match(body) and _BOLD_HEADING.match(body[bm.end():]) and not _CITES.search(body) \
                 and not re.search(r"[.!?]\s*(?:\*\*|__)\s*:?\s*$", body):  # "1. **What the GC log shows**": a section title

@@ -361,7 +361,7 @@ def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
 KEPT_TEXT = 4096  # the vocabulary of evidence up to this long is kept for the next claim citing it
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # up to ~175 KB each for a word-rich 4 KB line: under 100 MB however hostile the evidence
 def _kept_vocabulary(e: Evidence) -> _Vocabulary:
     return _evidence_vocabulary(e)
 

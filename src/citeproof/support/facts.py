@@ -101,9 +101,10 @@ _VERSION = re.compile(
 _ZONE_NAMES = ZONE_NAMES
 _TIME = re.compile(
     # not an offset ("+08:00", "UTC-05:00"); an offset after the time, even in brackets ("14:19:30 (+08:00)"), is its zone
-    r"(?<![\d:.+])(?<![\s(\[]-)(?<![A-Z]-)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
+    r"(?<![\d:.+])(?<![\s(\[]-)(?<!UTC-)(?<!GMT-)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
     # an offset glued to a time without seconds is the end of a range ("10:00-11:00"), not its zone
-    r"(Z\b|UTC\b|GMT\b|(?(3)\(?[+-]\d{2}:?\d{2}\b\)?|(?:(?<=\s)\(?[+-]\d{2}:?\d{2}\b\)?|\([+-]\d{2}:?\d{2}\)))|(?:"
+    r"(Z\b|UTC\b|GMT\b|(?(3)\(?[+-]\d{2}:?\d{2}\b(?!:\d)\)?|(?:(?<=\s)\(?[+-]\d{2}:?\d{2}\b(?!:\d)\)?|\+\d{2}:?\d{2}\b(?!:\d)"
+    r"|\([+-]\d{2}:?\d{2}\)))|(?:"
     + "|".join(_ZONE_NAMES) + r")\b)?"
 )
 _NUMBER = re.compile(r"(?<![\w.:/\-#$])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.:]\d|[\w\-/]{0,40}\d)")
@@ -205,9 +206,20 @@ _LOOSE_STATUS = re.compile(
 )
 
 
-@lru_cache(maxsize=4096)  # a claim's text is read by several checks, and a cited line by every claim citing it
 def extract(text: str, http: bool = False) -> Facts:
     """Facts of ``text``; ``http`` says the claim cites HTTP captures, so a bare 3-digit code is a status."""
+    return _kept_facts(text, http) if len(text) <= KEPT_TEXT else _extract(text, http)
+
+
+KEPT_TEXT = 4096  # facts of texts up to this long are kept: a claim is read by several checks, a line by every claim citing it
+
+
+@lru_cache(maxsize=2048)
+def _kept_facts(text: str, http: bool) -> Facts:
+    return _extract(text, http)
+
+
+def _extract(text: str, http: bool = False) -> Facts:
     quotes: list[str] = []
     rest = text
     for pattern in _QUOTES:
@@ -280,7 +292,7 @@ def _identifiers(text: str) -> tuple[list[str], list[tuple[int, int]]]:
     return out, spans
 
 
-_RANGE_END = re.compile(r"\s?[–—-]\s?\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,6})?)?\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
+_RANGE_END = re.compile(r"\s?[–—-]\s?(\d{1,2}):\d{2}(?::\d{2}(?:[.,]\d{1,6})?)?\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
                         r"(Z\b|UTC\b|GMT\b|(?:" + "|".join(ZONE_NAMES) + r")\b)?")
 _HOUR_AFTER = re.compile(r"\s*(?:UTC\s+|GMT\s+|Z\s+)?(?:clock\s+)?hour\b", re.I)
 
@@ -290,9 +302,11 @@ def _times(text: str) -> tuple[list[ClaimTime], list[tuple[int, int]]]:
     spans: list[tuple[int, int]] = []
     for m in _TIME.finditer(text):
         hh, mm, ss, frac, half, zone = m.groups()
-        end = _RANGE_END.match(text, m.end()) if not (half or zone) else None
+        end = _RANGE_END.match(text, m.end()) if not (half and zone) else None
         if end is not None:  # "2:03:58–2:04:00 PM", "10:00-11:00 UTC": the range's end names both ends' half and zone
-            half, zone = end.group(1) or half, end.group(2) or zone
+            if not half and end.group(2) and int(hh) % 12 <= int(end.group(1)) % 12:  # not "11:45-12:20 PM": 11:45 AM
+                half = end.group(2)
+            zone = zone or end.group(3)
         hour = int(hh)
         if hour > 23 or int(mm) > 59 or (ss and int(ss) > 59) or (half and not 1 <= hour <= 12):
             continue

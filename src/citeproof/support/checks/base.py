@@ -149,7 +149,7 @@ def shortened(ident: str, text: str) -> bool:
     if m is None:
         return False
     name, number = re.escape(m.group(1)), m.group(2)
-    return re.search(rf"(?<![a-z0-9]){name}(?:[-_][a-z][a-z0-9]*){{0,3}}[-_]?{number}(?![0-9])(?![a-z])", text) is not None
+    return re.search(rf"(?<![a-z0-9]){name}(?:(?:[-_][a-z][a-z0-9]*){{0,3}}[-_])?{number}(?![0-9a-z])", text) is not None
 
 
 def shows(ident: str, text: str) -> bool:

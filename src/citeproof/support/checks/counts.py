@@ -31,7 +31,8 @@ from functools import lru_cache
 
 from ...model import Evidence
 from ...text import stem
-from ..anchor import anchor_claim
+from ..anchor import anchor_claim, claim_words
+from ..events import events_in
 from ..facts import WORD_NUMBERS, Number
 from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_status, norm, probe, where
 
@@ -50,7 +51,7 @@ class Tally:
     what: str
 
 
-def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
+def _counted(n: Number, s: Subject, by_phrase: bool = True) -> tuple[int, str, int] | None:
     """(how many cited items show the counted thing, what that is, how many items) or None when not countable."""
     facts = s.facts
     status_words = {int(w[:3]) for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
@@ -78,7 +79,27 @@ def _counted(n: Number, s: Subject) -> tuple[int, str, int] | None:
     if n.about and lines and _counts_items(n):
         needle = probe(n.about[0])
         return sum(1 for line in lines if needle in norm(line)), f"cited lines show {n.about[0]}", len(lines)
-    return _lines_showing(n, s, lines)
+    return _lines_showing(n, s, lines) if by_phrase else None  # "12 of the 32 requests timed out": the verb, not the noun
+
+
+def _predicate(part: Number, s: Subject) -> tuple[int, str, int] | None:
+    """"3 of the 8 upstream requests timed out": how many cited lines show what the part did (the words after the
+    whole's noun, up to the clause's end), each word anchored in the line."""
+    lines = [line for e in s.items if e.kind == "log" for line in e.items]
+    if not 2 <= len(lines) <= MAX_COUNTED_LINES:
+        return None
+    after = s.positive[part.span[1]:]
+    noun = next((m for w in sorted(part.counts) if (m := re.search(rf"\b{re.escape(w)}\b", after, re.I))), None)
+    if noun is None:
+        return None
+    rest = re.split(r"[,;:.()]|\b(?:and|but|while|because|after|before|when)\b", after[noun.end():], maxsplit=1)[0]
+    phrase = " ".join(w for w in rest.split()[:4] if not re.fullmatch(r"(?:were|was|had|have|been|all|then)", w, re.I))
+    if claim_words(phrase):
+        return sum(1 for line in lines if _shows(phrase, line)), f"cited lines show {phrase}", len(lines)
+    named = set(events_in(phrase))  # "timed out", "went down": an event of the event table
+    if not named:
+        return None
+    return sum(1 for line in lines if named <= set(events_in(line))), f"cited lines show {phrase.strip()}", len(lines)
 
 
 def _attached(n: Number, status: int, text: str) -> bool:
@@ -167,7 +188,7 @@ def _distinct(n: Number, lines: list[str]) -> int | None:
 
 
 _OF = r"\s+of\s+(?:the\s+|all\s+|these\s+|those\s+)?"
-_COUNT_WORD = r"(?:\d[\d,]*|" + "|".join(WORD_NUMBERS) + r")"
+_COUNT_WORD = r"(?:(?:(?<=x)|(?<!\w))\d[\d,]*|\b(?:" + "|".join(WORD_NUMBERS) + r")\b)"  # "x68 of 285": 68 times
 _DENOMINATOR = re.compile(_COUNT_WORD + _OF + "$", re.I)
 _NUMERATOR = re.compile(_OF + _COUNT_WORD + r"\b", re.I)
 
@@ -194,12 +215,13 @@ def tally(n: Number, s: Subject) -> Tally | None:
     if n.span[0] and _DENOMINATOR.search(s.positive, 0, n.span[0]):  # the 32 of "8 of the 32 requests": the whole
         total = sum(len(e.statuses) if e.kind == "har" else len(e.items) for e in s.items if e.kind in ("har", "log"))
         return Tally(int(n.value), total, total, "cited items") if int(n.value) == total else None
-    n = _part_of(n, s) or n
+    part = _part_of(n, s)
+    n = part or n
     status_words = {w for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
     plural = any(w.endswith("s") and len(w) > 3 for w in n.counts)
     if not ({stem(w) for w in n.counts} & _COUNT_NOUNS or status_words or plural):
         return None
-    counted = _counted(n, s)
+    counted = _counted(n, s, by_phrase=part is None) or (_predicate(n, s) if part is not None else None)
     if counted is None:
         return None
     actual, what, total = counted

@@ -57,12 +57,16 @@ def _as_field(ident: str, union: str) -> bool:
 
 
 def _as_words(ident: str, s: Subject) -> bool:
-    """A CamelCase name that is a term of the operations lexicon ("OOMKilled") and that the evidence says in other
-    words the lexicon gives for it ("Memory cgroup out of memory: Killed process")."""
+    """A CamelCase name that is a term of the operations lexicon ("OOMKilled") that the evidence says in other words:
+    the whole by a synonym of the lexicon and each part ("OOM", "Killed") by its lemma or a synonym ("Memory cgroup
+    out of memory: Killed process"); not a pod evicted for disk space, which shares only "killed"'s concept."""
     if not re.fullmatch(r"[A-Za-z]{4,}", ident) or ident.isupper():  # SIGTERM, NXDOMAIN: codes, only ever literal
         return False
-    anchors = anchor_claim(ident, s.items)
-    return bool(anchors) and all(a.evidence_word is not None and a.via in ("synonym", "wordnet", "derived") for a in anchors)
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", ident)
+    whole = anchor_claim(ident, s.items)
+    each = anchor_claim(" ".join(parts), s.items) if len(parts) > 1 else []
+    return (bool(whole) and all(a.evidence_word is not None and a.via == "synonym" for a in whole)
+            and bool(each) and all(a.evidence_word is not None and a.via in ("lemma", "synonym") for a in each))
 
 
 def check(s: Subject) -> FactVerdict | None:

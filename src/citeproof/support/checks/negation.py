@@ -29,7 +29,7 @@ from ...text import ordered_terms, stem, terms
 from ..anchor import anchor_claim, claim_words, is_predicate, lemmas
 from ..events import events_in
 from ..facts import extract
-from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_statuses, norm, where
+from .base import Check, FactVerdict, Outcome, Subject, har_statuses, line_statuses, norm, probe, where
 from .events import event_text
 from .times import zone
 
@@ -39,6 +39,7 @@ _GENERIC_VERBS = frozenset(stem(w) for w in (
     "no none never not nothing neither nor zero without".split()))
 
 
+MAX_PHRASE_LINES = 200  # a longer cited range is not read line by line for a refutation
 _PHRASE_WORDS = 3  # the head of the negated clause: its subject and verb ("no heartbeat was sent", "did not restore endpoints")
 
 
@@ -49,8 +50,16 @@ def _phrase_shown(s: Subject) -> tuple[str, str, str] | None:
     words = claim_words(s.negated)[:_PHRASE_WORDS]
     if len(words) < 2 or _BOUND.search(s.negated):
         return None
+    # "in pod payments-api-x2k4q", "to 10.20.0.13": on that pod's or host's line, not another's
+    named = {probe(i) for i in extract(s.negated, s.http).identifiers} | {
+        probe(t) for t in re.findall(r"[A-Za-z0-9][\w.:/\-]*\d[\w.:/\-]*[A-Za-z0-9]|\d", s.negated)}
+    lines = [item for e in s.of_kind("log") for item in (e.items or (e.text,))]
+    if len(lines) > MAX_PHRASE_LINES:
+        return None
     for e in s.of_kind("log"):
         for item in e.items or (e.text,):
+            if not all(n in norm(item) for n in named):
+                continue
             anchors = anchor_claim(" ".join(words), [replace(e, text=item, items=(item,))])
             written = {w.lower() for w in re.findall(r"[A-Za-z]+", item)}  # words of the line, not those its shape implies
             if anchors and all(a.evidence_word is not None and a.via in _WORD_ANCHORS and a.evidence_word.lower() in written
@@ -122,9 +131,8 @@ _ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No
 def _only_absent(term: str, text: str) -> bool:
     """A mention of the term in the evidence is itself an absence ("No cluster leader", "leader: none",
     "x-cache-status: MISS", "0 invoices written"): the evidence agrees with the claim instead of refuting it."""
-    found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))
-    if found and re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s*[=:]\s*[\"']?(?:0(?:\.0+)?|false|null|none)(?:[kKMG]i?B)?"
-                           r"(?![\w.])", text, re.I):
+    found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))[:MAX_MENTIONS]
+    if any(_ZERO_AFTER.match(text, m.end(), m.end() + 60) for m in found):
         return True  # "failed=0", "Free swap = 0kB" (not "ENOSPC: no space left")
     return bool(found) and any(_ABSENT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
                                or _ABSENT_AFTER.match(text[m.start() : m.start() + 60]) for m in found)
@@ -167,8 +175,14 @@ def _status_outcome(negated: str, statuses: list[int]) -> tuple[str, str, str] |
 
 def _zero(term: str, text: str) -> bool:
     """The evidence gives the term a zero or false value ("idle=0", "charging: false"): it shows the absence."""
-    return bool(re.search(rf"(?<![a-z]){re.escape(term)}[\w\-]*[\"']?\s*[=:]\s*[\"']?(?:0|false|no|none|null|disabled)(?:\b|(?=[kKMG]i?B))",
-                          text, re.I))
+    found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))[:MAX_MENTIONS]
+    return any(_FALSE_AFTER.match(text, m.end(), m.end() + 60) for m in found)
+
+
+# what follows a term that gives it no value; matched at each mention in a bounded window (linear in the line)
+MAX_MENTIONS = 64
+_ZERO_AFTER = re.compile(r"[\w\-]{0,40}[\"']?\s{0,8}[=:]\s{0,8}[\"']?(?:0(?:\.0+)?|false|null|none)(?:[kKMG]i?B)?(?![\w.])", re.I)
+_FALSE_AFTER = re.compile(r"[\w\-]{0,40}[\"']?\s{0,8}[=:]\s{0,8}[\"']?(?:0|false|no|none|null|disabled)(?:\b|(?=[kKMG]i?B))", re.I)
 
 
 _EXCEPT = re.compile(r"\b(?:apart\s+from|aside\s+from|except(?:\s+for)?|other\s+than|besides|save\s+for|excluding)\s+"

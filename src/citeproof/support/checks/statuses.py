@@ -96,7 +96,10 @@ def _absent(s: Subject) -> FactVerdict | None:
     return _every_line(s) if s.facts.universal else None
 
 
-_PART = re.compile(r"(?<!\ball\s)\b(?:\d[\d,]*|" + "|".join(WORD_NUMBERS) + r")\s+of\s+(?:the\s+|all\s+|these\s+|those\s+|them\b)", re.I)
+_ITEMS = r"(?:requests?|responses?|entries|entry|calls?|lines?|hits?|attempts?|fetches|downloads?|uploads?|deliveries|[1-5]\d\ds)\b"
+# "8 of the 32 requests", "11 of the 14 are 503s", "3 of them": a part of the cited items, so not each of them
+_PART = re.compile(r"(?<!\ball\s)\b(?:\d[\d,]*|" + "|".join(WORD_NUMBERS) + r")\s+of\s+(?:(?:the|all|these|those)\s+(?:\d[\d,]*\s+)?"
+                   r"(?:[a-z]+\s+)?" + _ITEMS + r"|(?:the|these|those)\s+\d[\d,]*\s+(?:are|were)\b|them\b)", re.I)
 
 
 def _quantified(text: str, status: int) -> bool:
@@ -114,7 +117,8 @@ def _every_line(s: Subject) -> FactVerdict | None:
         recorded = [(n, c) for n, line in enumerate(e.items, 1) if (c := line_status(line)) is not None
                     and all(x in norm(line) for x in needles)]
         odd = [(n, c) for n, c in recorded if c not in s.facts.statuses]
-        if any(n.counts and n.quantity is None and n.value < len(recorded) for n in s.facts.numbers):
+        if any(n.quantity is None and n.value < len(recorded) and any(re.fullmatch(_ITEMS, w, re.I) or w.endswith("pages")
+                                                                       for w in n.counts) for n in s.facts.numbers):
             return None  # "fetched four more pages, all returning 200" over six lines: all of those four
         if len(recorded) > 1 and odd:
             n, c = odd[0]
