@@ -468,3 +468,16 @@ def test_a_table_zone_ends_with_the_table(tmp_path: Path) -> None:
     findings = ("| Time (PT, UTC-8) | Event | Source |\n|---|---|---|\n| 2:02:14 PM | The HPA rescaled search-api to 8 | events.txt:1 |\n"
                 "\n## Other notes\n\n| 22:02:14 | The HPA rescaled search-api to 8 | events.txt:1 |\n")
     assert _statuses(findings, bundle) == ["verified", "verified"]
+
+
+def test_kept_vocabularies_stay_within_their_size_and_read_the_same() -> None:
+    from citeproof.model import Evidence
+    from citeproof.support.anchor import _evidence_vocabulary, _KeptVocabularies
+
+    kept = _KeptVocabularies(limit=500)
+    lines = [Evidence(kind="log", text=f"2026-03-03 03:40:{i:02d} ERROR upstream {i} timed out after retry", items=("x",))
+             for i in range(40)]
+    for e in lines + lines[:5]:
+        assert kept.get(e) == _evidence_vocabulary(e)
+        assert kept.size <= 500 and kept.size == sum(w for _, w in kept.kept.values())
+    assert lines[0] in kept.kept and lines[10] not in kept.kept  # least recently used dropped first

@@ -45,6 +45,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -359,11 +361,42 @@ def _vocabulary(evidence: Iterable[Evidence]) -> _Vocabulary:
 
 
 KEPT_TEXT = 4096  # the vocabulary of evidence up to this long is kept for the next claim citing it
+KEPT_ENTRIES = 400_000  # words, concepts and synsets kept in all (about 500 bytes each, measured): ~200 MB at most
 
 
-@lru_cache(maxsize=512)  # up to ~175 KB each for a word-rich 4 KB line: under 100 MB however hostile the evidence
+class _KeptVocabularies:
+    """The vocabularies of recently cited lines, least recently used dropped first, bounded by their total size (a
+    word-rich line holds a thousand entries, a plain log line about a hundred) rather than by their number."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.kept: OrderedDict[Evidence, tuple[_Vocabulary, int]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, e: Evidence) -> _Vocabulary:
+        with self.lock:
+            hit = self.kept.get(e)
+            if hit is not None:
+                self.kept.move_to_end(e)
+                return hit[0]
+        vocab = _evidence_vocabulary(e)
+        weight = len(vocab.words) + len(vocab.concepts) + len(vocab.synsets) + len(vocab.joined) + 1
+        with self.lock:
+            if e not in self.kept:
+                self.kept[e] = (vocab, weight)
+                self.size += weight
+            while self.size > self.limit and self.kept:
+                _, (_, dropped) = self.kept.popitem(last=False)
+                self.size -= dropped
+        return vocab
+
+
+_KEPT = _KeptVocabularies(KEPT_ENTRIES)
+
+
 def _kept_vocabulary(e: Evidence) -> _Vocabulary:
-    return _evidence_vocabulary(e)
+    return _KEPT.get(e)
 
 
 def _evidence_vocabulary(e: Evidence) -> _Vocabulary:
