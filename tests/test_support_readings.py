@@ -481,3 +481,26 @@ def test_kept_vocabularies_stay_within_their_size_and_read_the_same() -> None:
         assert kept.get(e) == _evidence_vocabulary(e)
         assert kept.size <= 500 and kept.size == sum(w for _, w in kept.kept.values())
     assert lines[0] in kept.kept and lines[10] not in kept.kept  # least recently used dropped first
+
+
+def test_the_zone_grammar_docstring_examples_run() -> None:
+    import doctest
+
+    from citeproof import zones
+
+    failed, attempted = doctest.testmod(zones)
+    assert attempted >= 3 and not failed
+
+
+def test_all_of_the_status_ranges_over_the_entries_with_it(tmp_path: Path) -> None:
+    """"All 94 of the 503s come from loremflickr.com" over a whole capture: each 503 entry names the host, not each entry."""
+    har = {"log": {"version": "1.2", "entries": [
+        {"startedDateTime": f"2026-01-15T10:30:4{i}.000Z", "time": 10,
+         "request": {"method": "GET", "url": url, "headers": []},
+         "response": {"status": status, "statusText": "", "headers": [], "content": {}}}
+        for i, (url, status) in enumerate([("https://www.example.com/", 200), ("http://loremflickr.com/a", 503),
+                                           ("http://loremflickr.com/b", 503), ("https://cdn.example.com/x.js", 304)])]}}
+    bundle = _bundle(tmp_path, {"c.har": json.dumps(har)})
+    findings = ("- All of the 503s come from loremflickr.com (c.har:entries-1-4).\n"
+                "- All of the 304s come from loremflickr.com (c.har:entries-1-4).\n")
+    assert _statuses(findings, bundle) == ["verified", "unsupported"]

@@ -82,7 +82,7 @@ def _absent(s: Subject) -> FactVerdict | None:
         return None  # "the first cart 429 (entries 8, 16, 17 and 18)": one of the cited entries is enough
     if len(s.facts.statuses) == 1 and _counted(s.positive, s.facts.statuses[0]) == har.count(s.facts.statuses[0]):
         return None  # "13 HTTP 503 responses" over a range holding 13 of them: the count is the claim, not "every entry"
-    if _PART.search(s.positive) or any(_quantified(s.positive, c) for c in s.facts.statuses):
+    if _PART.search(s.positive) or any(quantified(s.positive, c) for c in s.facts.statuses):
         return None  # "8 of the 32 requests failed with 503", "all 94 of the 503s came from ...": some of the items, not each
     for e in s.of_kind("har"):
         odd = [(n, c) for n, c in enumerate(e.statuses, 1) if c not in s.facts.statuses]
@@ -102,7 +102,7 @@ _PART = re.compile(r"(?<!\ball\s)\b(?:\d[\d,]*|" + "|".join(WORD_NUMBERS) + r")\
                    r"(?:[a-z]+\s+)?" + _ITEMS + r"|(?:the|these|those)\s+\d[\d,]*\s+(?:are|were)\b|them\b)", re.I)
 
 
-def _quantified(text: str, status: int) -> bool:
+def quantified(text: str, status: int) -> bool:
     """Whether the claim speaks of the items with the status, not of every item: "all 94 of the 503s", "every 503",
     "the 503s were spread over ..."."""
     return bool(re.search(rf"\b(?:all\s+(?:\d[\d,]*\s+)?(?:of\s+)?(?:the|these|those)\s+|every\s+|each\s+)(?:HTTP\s+)?{status}s?\b"

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from .base import Check, FactVerdict, Outcome, Subject, norm, shows, universal_groups, where
+from .statuses import quantified
 
 _SAYS_ALL = re.compile(r"\b(?:all|every|each|both|none|no|always|entire|whole|cluster-wide|[0-9]+/[0-9]+|0 (?:failed|errors?))\b", re.I)
 
@@ -80,6 +81,10 @@ def check(s: Subject) -> FactVerdict | None:
     if not facts.universal or not (facts.quotes or facts.identifiers):
         return None
     groups = universal_groups(s.items)
+    subset = [c for c in facts.statuses if quantified(s.positive, c)]
+    if subset:  # "all 94 of the 503s come from loremflickr.com": each entry with the status, not each cited entry
+        groups = [g for g in (tuple(t for e in s.items if e.kind == "har" for t, c in zip(e.items, e.statuses, strict=False)
+                                    if c in subset),) if g]
     if not groups:
         return None
     for group in groups:
