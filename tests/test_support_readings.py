@@ -504,3 +504,17 @@ def test_all_of_the_status_ranges_over_the_entries_with_it(tmp_path: Path) -> No
     findings = ("- All of the 503s come from loremflickr.com (c.har:entries-1-4).\n"
                 "- All of the 304s come from loremflickr.com (c.har:entries-1-4).\n")
     assert _statuses(findings, bundle) == ["verified", "unsupported"]
+
+
+def test_a_time_before_a_colon_is_read_and_checked(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"kafka.log": "[2026-03-01 03:14:04,112] INFO [GroupCoordinator 2]: Member consumer-3 left group ledger\n"})
+    right, wrong = "First rebalance 03:14:04: consumer-3 left (kafka.log:1).", "First rebalance 03:19:09: consumer-3 left (kafka.log:1)."
+    assert _statuses(f"- {right}\n- {wrong}\n", bundle) == ["verified", "unsupported"]
+
+
+def test_a_snapshot_file_names_the_minute_it_was_taken(tmp_path: Path) -> None:
+    table = ("GROUP   TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG\n"
+             "ledger  orders  7          100             61304           61204\n")
+    bundle = _bundle(tmp_path, {"consumer-groups-0330.txt": table})
+    assert _statuses("- Partition 7 lag at 03:30: 61,204 (consumer-groups-0330.txt:2).\n"
+                     "- Partition 7 lag at 04:30: 61,204 (consumer-groups-0330.txt:2).\n", bundle) == ["verified", "unsupported"]

@@ -22,7 +22,10 @@ import re
 # abbreviations in common use in incident write-ups, with their standard offsets (IANA tz database)
 ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "WET": "+00:00", "BST": "+01:00",
               "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
-              "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00"}
+              "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00",
+              "ICT": "+07:00", "WIB": "+07:00", "SGT": "+08:00", "HKT": "+08:00", "PHT": "+08:00", "AWST": "+08:00",
+              "NZST": "+12:00", "NZDT": "+13:00", "MSK": "+03:00", "EAT": "+03:00", "SAST": "+02:00", "CAT": "+02:00",
+              "WAT": "+01:00", "BRT": "-03:00", "ART": "-03:00", "AKST": "-09:00", "AKDT": "-08:00", "HST": "-10:00"}
 
 _ZONE = r"(?P<zone>(?:UTC|GMT)\s?[+-]\s?\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{3,4})\b"
 _DOC_ZONE = re.compile(

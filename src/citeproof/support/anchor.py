@@ -297,7 +297,7 @@ def _phrase_anchors(text: str, vocab: _Vocabulary) -> dict[str, Anchor]:
     return out
 
 
-def _pieces(token: str) -> list[str]:
+def pieces(token: str) -> list[str]:
     """A token and the words inside it: snake_case, dotted, hyphenated and CamelCase parts."""
     parts = [token]
     for chunk in re.split(r"[_.\-/:]+", token):
@@ -403,7 +403,7 @@ def _evidence_vocabulary(e: Evidence) -> _Vocabulary:
     vocab = _Vocabulary({}, {}, {}, {})
     lex = lexicon()
     where = e.location or e.source or e.kind
-    for piece in _pieces(e.source.rsplit("/", 1)[-1].split(".", 1)[0]) if e.source else ():
+    for piece in pieces(e.source.rsplit("/", 1)[-1].split(".", 1)[0]) if e.source else ():
         vocab.add(piece, "source", e.source)
     text = _structural_text(e)
     previous = ""
@@ -412,7 +412,7 @@ def _evidence_vocabulary(e: Evidence) -> _Vocabulary:
         if _NEGATED_BEFORE.search(text, max(0, m.start() - 24), m.start()):
             previous = ""
             continue  # "will not recover", "cannot connect": the line says the opposite of the word
-        for piece in _pieces(token):
+        for piece in pieces(token):
             via = "lemma" if piece == token.lower() else "structure"
             vocab.add(piece, via, where)
             for extra in lex.expansions.get(piece, ()):
@@ -520,7 +520,7 @@ def _anchor(word: str, vocab: _Vocabulary) -> Anchor:
         if linked is not None:
             shown, where = linked
             return Anchor(word, shown, "wordnet", where)
-    for piece in _pieces(word)[1:]:
+    for piece in pieces(word)[1:]:
         if piece in vocab.words:
             shown, _, where = vocab.words[piece]
             return Anchor(word, shown, "structure", where)

@@ -101,7 +101,7 @@ _VERSION = re.compile(
 _ZONE_NAMES = ZONE_NAMES
 _TIME = re.compile(
     # not an offset ("+08:00", "UTC-05:00"); an offset after the time, even in brackets ("14:19:30 (+08:00)"), is its zone
-    r"(?<![\d:.+])(?<![\s(\[]-)(?<!UTC-)(?<!GMT-)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?![\d:])\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
+    r"(?<![\d:.+])(?<![\s(\[]-)(?<!UTC-)(?<!GMT-)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?!\d|:\d)\s?(?:([AaPp])\.?[Mm]\.?\b\s?)?"
     # an offset glued to a time without seconds is the end of a range ("10:00-11:00"), not its zone
     r"(Z\b|UTC\b|GMT\b|(?(3)\(?[+-]\d{2}:?\d{2}\b(?!:\d)\)?|(?:(?<=\s)\(?[+-]\d{2}:?\d{2}\b(?!:\d)\)?|\+\d{2}:?\d{2}\b(?!:\d)"
     r"|\([+-]\d{2}:?\d{2}\)))|(?:"

@@ -52,10 +52,16 @@ def same_time(t: ClaimTime, instant: dt.datetime, tolerance: float) -> bool:
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d:])")
 
 
+_STAMPED_NAME = re.compile(r"[-_]([01]\d|2[0-3])([0-5]\d)(?=[-_.])")
+
+
 def _written(s: Subject) -> FactVerdict:
     """Without instants in a known format, the times of day written in the evidence text (``14:03:05``)."""
     clocks = [(int(h), int(m), int(sec) if sec else None) for e in s.items if e.kind != "timestamp"
               for h, m, sec in _CLOCK.findall(e.text) if int(h) < 24 and int(m) < 60]
+    if not clocks:  # a snapshot's file may name the minute it was taken: "consumer-groups-0330.txt", "show_pools_1410.txt"
+        clocks = [(int(h), int(m), None) for e in s.items if e.kind == "log"
+                  for h, m in _STAMPED_NAME.findall(e.source.rsplit("/", 1)[-1])]
     if not clocks:
         return CHECK.verdict(Outcome.NOT_CHECKED, "no_instants", "the cited evidence carries no times of day to compare "
                              f"{s.facts.times[0].raw} with", s.facts.times[0].raw)
