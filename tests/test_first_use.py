@@ -148,8 +148,9 @@ def test_3_hook_reads_an_unnamed_context_but_does_not_write_it(tmp_path: Path, e
     tracked = project / "inv_context.json"
     tracked.write_text(json.dumps({"evidence_bundle": str(BUNDLE)}), encoding="utf-8")
     before = tracked.read_bytes()
-    assert hook(stop(project, BAD := "## Findings\n- The server runs XSOAR 8.8.0 (env:version=8.8.0)."), env)[1]  # blocked
-    assert BAD and tracked.read_bytes() == before
+    code, out, _ = hook(stop(project, "## Findings\n- The server runs XSOAR 8.8.0 (env:version=8.8.0)."), env)
+    assert code == 0 and json.loads(out)["decision"] == "block"  # the bundle came from the context file
+    assert tracked.read_bytes() == before
     assert sorted(p.name for p in project.iterdir()) == ["inv_context.json"]
 
 

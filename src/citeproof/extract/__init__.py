@@ -98,9 +98,9 @@ def read_claims(text: str, scope: Scope | None = None, source: str = "findings",
             data = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
             if structured or not re.search(r"[A-Za-z]{2}", stripped[:65536]):
-                where = f" at line {exc.lineno}, column {exc.colno}" if stripped else ""
-                message = exc.msg if stripped else "the file is empty"
-                raise FindingsError(f"findings are not valid JSON: {message}{where}", source) from None
+                where = f"{exc.msg} at line {exc.lineno}, column {exc.colno}" if stripped else "the file is empty"
+                what = "findings are not valid JSON" if structured else "findings look like JSON but do not parse"
+                raise FindingsError(f"{what}: {where}", source) from None
             data = None
         if data is not None:
             return _structured(data, scope, source)

@@ -44,7 +44,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import ConfigError
-from ..evidence.access import read_regular
+from ..evidence.access import open_regular, read_regular
 from ..evidence.structured import MAX_DEPTH, too_deep
 from ..model import Report
 from .common import inside
@@ -147,11 +147,11 @@ def _locked(path: Path) -> Iterator[None]:
     """An exclusive advisory lock on the context file itself (blocking), held on the file ``path`` names now."""
     while True:
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = open_regular(path)  # a FIFO or a device is an error, never a hang
         except FileNotFoundError:
             raise ConfigError("context file not found", path) from None
         except OSError as exc:
-            raise ConfigError(f"cannot lock the context file ({exc.strerror or exc})", path) from None
+            raise ConfigError(f"cannot read the context file ({exc.strerror or exc})", path) from None
         try:
             _lock(fd)
             try:
