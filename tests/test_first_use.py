@@ -286,6 +286,9 @@ def test_5_markdown_fits_a_github_comment(tmp_path: Path, env: dict[str, str]) -
     assert len(small) <= 4000 and "not shown" in small
     code, link, _ = run(["check", str(findings), "-e", str(BUNDLE), "-f", "markdown", "--full-report", "https://ci.example/run/7"], env)
     assert "https://ci.example/run/7" in link and len(link) <= 65_000
+    (tmp_path / "citeproof.yaml").write_text("max_chars: 3000\n", encoding="utf-8")
+    code, configured, _ = run(["check", str(findings), "-e", str(BUNDLE), "-f", "markdown"], env, cwd=tmp_path)
+    assert code == 1 and len(configured) <= 3000 and "not shown" in configured
 
 
 def test_5_a_short_report_is_not_cut(env: dict[str, str]) -> None:
@@ -329,7 +332,7 @@ def python_blocks(path: Path) -> list[str]:
 
 
 def test_7_readme_imports_work_from_the_package_root(env: dict[str, str]) -> None:
-    proc = subprocess.run([sys.executable, "-c", "from citeproof import ClaimValidatorHook, validate, Report, Claim, "
+    proc = subprocess.run([sys.executable, "-c", "from citeproof import ClaimValidatorHook, validate, Report, Claim, claim_of, "
                            "check_sources, validate_node, make_router; print(ClaimValidatorHook(threshold=0.9).threshold)"],
                           capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "0.9\n", "")

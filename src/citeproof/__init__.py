@@ -10,7 +10,7 @@
 Everything is deterministic and offline; the same input gives the same output.
 
 What the README and the integration guide use is importable from here: :func:`validate` (findings
-text, a findings file, or a list of :class:`Claim` values), :class:`Report`, the exceptions,
+text, a findings file, or a list of :class:`Claim` values, e.g. from :func:`claim_of`), :class:`Report`, the exceptions,
 :class:`ClaimValidatorHook`, the pipeline-mode :func:`check_sources` (and the module
 :mod:`citeproof.sources`), and the LangGraph-style :func:`validate_node` and :func:`make_router`.
 """
@@ -23,6 +23,7 @@ from .config import Options, make_options
 from .engine import check_claims, validate
 from .errors import BundleError, CiteproofError, ConfigError, FindingsError
 from .evidence import Bundle
+from .extract import claim_of
 from .integrations.langgraph_node import ValidationState, make_router, validate_node
 from .integrations.validator_hook import ClaimValidatorHook
 from .model import (
@@ -58,6 +59,7 @@ __all__ = [
     "__version__",
     "check_claims",
     "check_sources",
+    "claim_of",
     "make_options",
     "make_router",
     "sources",

@@ -68,11 +68,13 @@ def run_case(case: Case, options: dict[str, Any]) -> dict[str, Any]:
 
 def run_batch(cases_dir: Path, jobs: int | None = None, on_done: Callable[[int, int], None] | None = None,
               **options: Any) -> list[dict[str, Any]]:
-    """Results of every case, in case-name order; ``on_done(done, total)`` is called as each case finishes."""
+    """Results of every case, in case-name order; ``on_done(done, total)`` is called before the first case and as
+    each case finishes."""
     cases = discover(cases_dir)
     workers = max(1, jobs or os.cpu_count() or 1)
     done = (lambda n, total: None) if on_done is None else on_done
     results: list[dict[str, Any] | None] = [None] * len(cases)
+    done(0, len(cases))
     if workers == 1 or len(cases) <= 1:
         for n, case in enumerate(cases):
             results[n] = run_case(case, options)

@@ -67,16 +67,17 @@ def cli() -> None:
 @click.option("--context", type=click.Path(dir_okay=False, path_type=Path),
               help="inv_context.json whose verification block records the result (atomically, other fields kept) "
                    "[config: context].")
-@click.option("--max-chars", type=click.IntRange(min=0), default=65_000, show_default=True,
-              help="Markdown: cut the report to this many characters (a GitHub comment holds 65,536); 0: no limit.")
+@click.option("--max-chars", type=click.IntRange(min=0),
+              help="Markdown: cut the report to this many characters (a GitHub comment holds 65,536); 0: no limit "
+                   "[default: 65000; config: max_chars].")
 @click.option("--full-report", metavar="WHERE", help="Markdown: where the full report is (e.g. a CI artifact URL), "
               "named when the report is cut.")
 @click.option("--jira-url", help="Look up tickets missing from the bundle in this live JIRA "
               "(token from JIRA_API_TOKEN / JIRA_PERSONAL_TOKEN, never printed).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
-          color: bool | None, debug: bool, no_cache: bool, context: Path | None, max_chars: int,
-          full_report: str | None, **options: Any) -> int:
+          color: bool | None, debug: bool, no_cache: bool, context: Path | None, full_report: str | None,
+          **options: Any) -> int:
     """Validate FINDINGS (Markdown/text or claims JSON; - for stdin) against the evidence bundle."""
     from .config import make_options
     from .extract import read_stdin_findings
@@ -85,8 +86,8 @@ def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config:
     opts = make_options(config_or_discovered(config), use_cache=False if no_cache else None, **options)
     source: str | Path = as_findings_text(read_stdin_findings(sys.stdin.buffer)) if str(findings) == "-" else findings
     report = validate(source, evidence, options=opts, progress=is_terminal(sys.stderr))
-    settings = ReportSettings(color=wants_color(color, output is None and is_terminal(sys.stdout)) if output is None else bool(color),
-                              max_chars=max_chars, full_report=full_report)
+    use_color = wants_color(color, is_terminal(sys.stdout)) if output is None else bool(color)  # a file: only with --color
+    settings = ReportSettings(color=use_color, max_chars=opts.max_chars, full_report=full_report)
     reporter = REPORTERS[fmt].configured(settings)
     if output is None:
         reporter.write(report, sys.stdout)
@@ -124,7 +125,7 @@ def batch(cases_dir: Path, jobs: int | None, threshold: float | None, config: Pa
         nonlocal meter
         if meter is None:
             meter = Meter(sys.stderr, "batch", total, "cases")
-        meter.advance(1)
+        meter.advance(n - meter.done)
 
     try:
         results = run_batch(cases_dir, jobs, done if is_terminal(sys.stderr) else None,

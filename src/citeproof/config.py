@@ -37,6 +37,7 @@ relative paths in the file (``context``, ``causal_rules``) are taken from the fi
     anchor_slack: 2           # content words of a claim the cited evidence may leave unanchored
                               # (0: every word must be anchored; see citeproof/support/anchor.py)
     anchor_strict_verbs: false  # true: an unanchored verb form ("crashed") always makes the claim unsupported
+    max_chars: 65000          # --format markdown: cut the report to this many characters (0: no limit)
     context: inv_context.json # record each result in this context file's verification block (check, hook);
                               # a context file is only ever written when it is named here, by --context
                               # or by $CITEPROOF_CONTEXT
@@ -86,6 +87,7 @@ class Options(BaseModel):
     hook_fail_open: bool = False
     anchor_slack: int = Field(2, ge=0, le=20)
     anchor_strict_verbs: bool = False
+    max_chars: int = Field(65_000, ge=0)
     context: str | None = None
 
     @field_validator("assume_tz")
