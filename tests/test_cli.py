@@ -83,7 +83,7 @@ def test_threshold_option_changes_the_verdict(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["check", "missing.md", "--evidence", BUNDLE], "citeproof: error: missing.md: cannot read findings"),
+        (["check", "missing.md", "--evidence", BUNDLE], "citeproof: error: missing.md: findings file not found"),
         (["check", FINDINGS, "--evidence", "no/such/bundle"], "citeproof: error: no/such/bundle: evidence bundle not found"),
         (["check", FINDINGS, "--evidence", BUNDLE, "--threshold", "1.5"],
          "citeproof: error: threshold: Input should be less than or equal to 1"),

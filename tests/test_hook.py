@@ -200,12 +200,12 @@ def test_internal_error_blocks_with_the_error(monkeypatch: pytest.MonkeyPatch, t
     assert not run_hook(raw, HookSettings(evidence=BUNDLE, state_dir=tmp_path, fail_open=True)).block
 
 
-def test_evidence_from_inv_context_and_verification_recorded(tmp_path: Path, env: dict[str, str]) -> None:
+def test_evidence_from_inv_context_and_verification_recorded_when_named(tmp_path: Path, env: dict[str, str]) -> None:
     context = tmp_path / "inv_context.json"
     original = {"investigation_id": "INV-1", "evidence_bundle": os.path.relpath(BUNDLE, tmp_path),
                 "confirmed_facts": ["x"], "verification": {"status": "pending", "reviewer": "jdoe"}}
     context.write_text(json.dumps(original, indent=2), encoding="utf-8")
-    code, out, _ = hook(payload("Stop", tmp_path, last_assistant_message=BAD_VERSION + "\n"), env)
+    code, out, _ = hook(payload("Stop", tmp_path, last_assistant_message=BAD_VERSION + "\n"), env, "--context", "inv_context.json")
     assert code == 0 and "c1 [contradicted]" in blocked(out)
     data = json.loads(context.read_text(encoding="utf-8"))
     assert {k: v for k, v in data.items() if k != "verification"} == {k: v for k, v in original.items() if k != "verification"}

@@ -45,7 +45,7 @@ def test_verification_block_and_everything_else_preserved(tmp_path: Path, report
         "validated_at": "2026-01-15T11:20:00Z", "tool": "citeproof", "tool_version": citeproof.__version__,
     }
     assert text.startswith('{\n  "schema_version": "3.0",\n')  # indentation kept
-    assert [p.name for p in tmp_path.iterdir() if p.name != "inv_context.json.lock"] == ["inv_context.json"]  # no temp files
+    assert [p.name for p in tmp_path.iterdir()] == ["inv_context.json"]  # no temp or lock files
 
 
 def test_other_verification_keys_kept_and_indent_followed(tmp_path: Path, report: citeproof.Report) -> None:
@@ -95,7 +95,7 @@ def test_the_update_waits_for_the_lock(tmp_path: Path) -> None:
         "print('ready', flush=True)\n"
         f"update_verification({str(context)!r}, r)\n"
     )
-    with open(tmp_path / "inv_context.json.lock", "a+") as lock:
+    with open(context) as lock:  # the lock is on the context file itself
         fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
         proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None and proc.stdout.readline() == "ready\n"

@@ -20,7 +20,7 @@ import pytest
 
 import citeproof
 from citeproof.cli import main
-from citeproof.integrations.jira_live import JiraClient, JiraError, adf_text
+from citeproof.evidence.jira_live import JiraClient, JiraError, adf_text
 
 TOKEN = "tok-S3CRET-9f8e7d6c5b4a"
 NOT_FOUND = {"errorMessages": ["Issue does not exist or you do not have permission to see it."], "errors": {}}

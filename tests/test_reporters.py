@@ -107,6 +107,7 @@ def test_example_report_is_golden(capsys: pytest.CaptureFixture[str], monkeypatc
     code = main(["check", FINDINGS, "--evidence", BUNDLE, "--format", fmt])
     out, err = capsys.readouterr()
     assert (code, err) == (1, "")
+    out = out.replace(ROOT.as_uri() + "/", "file:///SRCROOT/")  # the %SRCROOT% of the checkout, wherever it is
     path = GOLDEN / f"example.{fmt}"
     if UPDATE:
         path.write_text(out, encoding="utf-8")
@@ -210,7 +211,8 @@ def test_sarif_has_one_described_rule_per_failure_kind(report: Report) -> None:
 
 
 def test_sarif_results_point_at_the_claims_and_the_evidence(report: Report) -> None:
-    run = SarifReporter(source="examples/rate-limit/findings.md", evidence_root=BUNDLE).document(report)["runs"][0]
+    reporter = SarifReporter(source="examples/rate-limit/findings.md", evidence_root=BUNDLE, srcroot=str(ROOT), cwd=str(ROOT))
+    run = reporter.document(report)["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     results = run["results"]
     assert [r["ruleId"] for r in results] == [
@@ -222,14 +224,16 @@ def test_sarif_results_point_at_the_claims_and_the_evidence(report: Report) -> N
     by_claim = {r["properties"]["claims"][0]: r for r in results[:5]}
     c7 = by_claim["c7"]
     loc = c7["locations"][0]["physicalLocation"]
-    assert loc["artifactLocation"]["uri"] == "examples/rate-limit/findings.md"
+    assert loc["artifactLocation"] == {"uri": "examples/rate-limit/findings.md", "uriBaseId": "%SRCROOT%"}
     assert (loc["region"]["startLine"], loc["region"]["startColumn"]) == (16, 3)
     related = [(x["physicalLocation"]["artifactLocation"]["uri"], x["physicalLocation"].get("region")) for x in c7["relatedLocations"]]
     assert related == [("examples/rate-limit/bundle/demisto.log", None), ("examples/rate-limit/bundle/demisto.log", {"startLine": 349})]
+    assert {x["physicalLocation"]["artifactLocation"]["uriBaseId"] for x in c7["relatedLocations"]} == {"%SRCROOT%"}
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == ROOT.as_uri() + "/"
     c8 = by_claim["c8"]["relatedLocations"][0]["physicalLocation"]
     assert c8["region"] == {"startLine": 315}
     c5 = by_claim["c5"]["relatedLocations"][0]["physicalLocation"]
-    assert c5 == {"artifactLocation": {"uri": "examples/rate-limit/bundle/capture.har"}}
+    assert c5 == {"artifactLocation": {"uri": "examples/rate-limit/bundle/capture.har", "uriBaseId": "%SRCROOT%"}}
     factual = results[5]
     assert factual["locations"][0]["physicalLocation"]["region"]["startLine"] == 7
     assert factual["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 26

@@ -8,16 +8,24 @@
     'verified'
 
 Everything is deterministic and offline; the same input gives the same output.
+
+What the README and the integration guide use is importable from here: :func:`validate` (findings
+text, a findings file, or a list of :class:`Claim` values, e.g. from :func:`claim_of`), :class:`Report`, the exceptions,
+:class:`ClaimValidatorHook`, the pipeline-mode :func:`check_sources` (and the module
+:mod:`citeproof.sources`), and the LangGraph-style :func:`validate_node` and :func:`make_router`.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from . import sources
+from ._version import __version__
 from .config import Options, make_options
 from .engine import check_claims, validate
 from .errors import BundleError, CiteproofError, ConfigError, FindingsError
 from .evidence import Bundle
+from .extract import claim_of
+from .integrations.langgraph_node import ValidationState, make_router, validate_node
+from .integrations.validator_hook import ClaimValidatorHook
 from .model import (
     CitationRef,
     CitationResult,
@@ -28,6 +36,7 @@ from .model import (
     Report,
     Verdict,
 )
+from .sources import SourcesReport, check_sources
 
 __all__ = [
     "Bundle",
@@ -38,14 +47,22 @@ __all__ = [
     "Claim",
     "ClaimResult",
     "ClaimStatus",
+    "ClaimValidatorHook",
     "ConfigError",
     "ContradictionFinding",
     "FindingsError",
     "Options",
     "Report",
+    "SourcesReport",
+    "ValidationState",
     "Verdict",
     "__version__",
     "check_claims",
+    "check_sources",
+    "claim_of",
     "make_options",
+    "make_router",
+    "sources",
     "validate",
+    "validate_node",
 ]

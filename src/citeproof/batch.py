@@ -7,7 +7,8 @@ Each case is a sub-folder of ``CASES_DIR`` holding findings (``findings.md``, ``
 the case folder itself minus the findings file is the bundle). Cases run in parallel processes
 (``--jobs``, default: the number of cores). One JSON line per case goes to stdout, in case-name order,
 and a summary table to stderr. A case whose input is unusable gets ``"status": "ERROR"`` and its
-one-line error; it never stops the others.
+one-line error; it never stops the others. While it works, a terminal on stderr shows how many cases
+are done (``batch: 2 of 3 cases (66%)``, see :mod:`citeproof.terminal`); piped, only the table.
 
 Exit code: 0 when every case PASSED, 1 when any was BLOCKED, 2 when any case could not be run.
 """
@@ -15,7 +16,8 @@ Exit code: 0 when every case PASSED, 1 when any was BLOCKED, 2 when any case cou
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,14 +66,26 @@ def run_case(case: Case, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_batch(cases_dir: Path, jobs: int | None = None, **options: Any) -> list[dict[str, Any]]:
-    """Results of every case, in case-name order."""
+def run_batch(cases_dir: Path, jobs: int | None = None, on_done: Callable[[int, int], None] | None = None,
+              **options: Any) -> list[dict[str, Any]]:
+    """Results of every case, in case-name order; ``on_done(done, total)`` is called before the first case and as
+    each case finishes."""
     cases = discover(cases_dir)
     workers = max(1, jobs or os.cpu_count() or 1)
+    done = (lambda n, total: None) if on_done is None else on_done
+    results: list[dict[str, Any] | None] = [None] * len(cases)
+    done(0, len(cases))
     if workers == 1 or len(cases) <= 1:
-        return [run_case(c, options) for c in cases]
-    with ProcessPoolExecutor(max_workers=min(workers, len(cases))) as pool:
-        return list(pool.map(run_case, cases, [options] * len(cases)))
+        for n, case in enumerate(cases):
+            results[n] = run_case(case, options)
+            done(n + 1, len(cases))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(cases))) as pool:
+            futures = {pool.submit(run_case, case, options): n for n, case in enumerate(cases)}
+            for finished, future in enumerate(as_completed(futures), 1):
+                results[futures[future]] = future.result()
+                done(finished, len(cases))
+    return [r for r in results if r is not None]
 
 
 def exit_code(results: list[dict[str, Any]]) -> int:

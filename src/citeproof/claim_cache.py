@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from . import __version__
+from ._version import __version__
 from .config import Options
 from .evidence import Bundle
 from .evidence.access import UnreadableEvidence, read_regular

@@ -2,12 +2,19 @@
 
     citeproof check FINDINGS --evidence PATH [--format text|json|markdown|sarif|html] [--output FILE]
                        [--threshold 0.9] [--config FILE] [--har-index-base 1] [--assume-tz UTC] [--no-cache]
-    citeproof sources --claims CLAIMS.json --evidence EVIDENCE.json [--rules FILE] [--format json|text]
+                       [--max-chars 65000] [--full-report WHERE] [--color/--no-color]
+    citeproof sources --claims CLAIMS.json --evidence EVIDENCE.json [--rules FILE] [--format json|text] [--threshold T]
     citeproof batch CASES_DIR [--jobs N]
     citeproof index PATH
     citeproof hook [--evidence PATH]          # Claude Code hook: always exits 0, answers in JSON
     citeproof init [DIR]                      # the validate skill + hook configuration in DIR/.claude
     citeproof mcp --root PATH [--root PATH]   # MCP server over stdio (pip install 'citeproof[mcp]')
+
+FINDINGS ``-`` reads the findings from stdin (``cat findings.md | citeproof check - -e bundle``).
+Without ``--config``, options come from the nearest ``citeproof.yaml`` / ``citeproof.toml`` /
+``pyproject.toml`` with ``[tool.citeproof]`` from the current directory upward (``--help`` names it;
+see :mod:`citeproof.config`). Colour and progress follow the terminal conventions of
+:mod:`citeproof.terminal` (``NO_COLOR``, ``FORCE_COLOR``; progress only on a terminal).
 
 Exit codes: 0 PASSED, 1 BLOCKED, 2 usage or input error (one line on stderr, naming the file),
 3 internal error (a bug: one line on stderr; ``--debug`` shows the traceback). ``batch`` exits 0 when
@@ -25,12 +32,14 @@ from typing import Any
 
 import click
 
-from . import __version__
+from ._version import __version__
 from .engine import validate
 from .errors import CiteproofError
-from .integrations.cli import hook_command, init_command, mcp_command, record_context
+from .integrations.cli import ConfigCommand, ConfigOption, config_or_discovered, hook_command, init_command, mcp_command, record_context
 from .reporters import REPORTERS
+from .reporters.base import ReportSettings
 from .sources.cli import sources_command
+from .terminal import Meter, is_terminal, wants_color
 
 EXIT_PASSED, EXIT_BLOCKED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -41,67 +50,96 @@ def cli() -> None:
     """Check an AI agent's incident findings against the real evidence: PASSED or BLOCKED."""
 
 
-@cli.command()
-@click.argument("findings", type=click.Path(dir_okay=False, path_type=Path))
+@cli.command(cls=ConfigCommand)
+@click.argument("findings", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--evidence", "-e", required=True, type=click.Path(path_type=Path),
               help="Evidence bundle: a directory or a single file.")
 @click.option("--format", "-f", "fmt", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here instead of stdout.")
 @click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
-@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
+@click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
 @click.option("--har-index-base", type=click.IntRange(0, 1), help="1 (default): entry-1 is the first HAR entry; 0: entry-0 is.")
 @click.option("--assume-tz", help="Zone of log timestamps that carry none, e.g. UTC or +02:00 [default: UTC].")
 @click.option("--max-unverified", type=int, help="Unverified observations allowed before BLOCKED [default: 3].")
-@click.option("--color/--no-color", default=None, help="Colour the text report [default: when stdout is a terminal].")
+@click.option("--color/--no-color", default=None,
+              help="Colour the text report [default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it].")
 @click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
 @click.option("--context", type=click.Path(dir_okay=False, path_type=Path),
-              help="inv_context.json whose verification block records the result (atomically, other fields kept).")
+              help="inv_context.json whose verification block records the result (atomically, other fields kept) "
+                   "[config: context].")
+@click.option("--max-chars", type=click.IntRange(min=0),
+              help="Markdown: cut the report to this many characters (a GitHub comment holds 65,536); 0: no limit "
+                   "[default: 65000; config: max_chars].")
+@click.option("--full-report", metavar="WHERE", help="Markdown: where the full report is (e.g. a CI artifact URL), "
+              "named when the report is cut.")
 @click.option("--jira-url", help="Look up tickets missing from the bundle in this live JIRA "
               "(token from JIRA_API_TOKEN / JIRA_PERSONAL_TOKEN, never printed).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config: Path | None,
-          color: bool | None, debug: bool, no_cache: bool, context: Path | None, **options: Any) -> int:
-    """Validate FINDINGS (Markdown/text or claims JSON) against the evidence bundle."""
-    report = validate(findings, evidence, config=config, use_cache=False if no_cache else None,
-                      progress=sys.stderr.isatty(), **options)
-    stream = sys.stdout if output is None else None
-    use_color = color if color is not None else (output is None and sys.stdout.isatty())
-    reporter = REPORTERS[fmt](color=use_color)
-    if stream is not None:
-        reporter.write(report, stream)
+          color: bool | None, debug: bool, no_cache: bool, context: Path | None, full_report: str | None,
+          **options: Any) -> int:
+    """Validate FINDINGS (Markdown/text or claims JSON; - for stdin) against the evidence bundle."""
+    from .config import make_options
+    from .extract import read_stdin_findings
+    from .integrations.common import as_findings_text
+
+    opts = make_options(config_or_discovered(config), use_cache=False if no_cache else None, **options)
+    source: str | Path = as_findings_text(read_stdin_findings(sys.stdin.buffer)) if str(findings) == "-" else findings
+    report = validate(source, evidence, options=opts, progress=is_terminal(sys.stderr))
+    use_color = wants_color(color, is_terminal(sys.stdout)) if output is None else bool(color)  # a file: only with --color
+    settings = ReportSettings(color=use_color, max_chars=opts.max_chars, full_report=full_report)
+    reporter = REPORTERS[fmt].configured(settings)
+    if output is None:
+        reporter.write(report, sys.stdout)
     else:
-        assert output is not None
         try:
             with open(output, "w", encoding="utf-8") as fh:
                 reporter.write(report, fh)
         except OSError as exc:
             raise CiteproofError(f"cannot write report ({exc.strerror or exc})", output) from None
-    if context is not None:
-        record_context(context, report, evidence)
+    named = context if context is not None else (Path(opts.context) if opts.context else None)
+    if named is not None:
+        record_context(named, report, evidence)
     return EXIT_PASSED if report.passed else EXIT_BLOCKED
 
 
-@cli.command()
+@cli.command(cls=ConfigCommand)
 @click.argument("cases_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), help="Cases validated in parallel [default: number of cores].")
 @click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
-@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
+@click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
 @click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
 def batch(cases_dir: Path, jobs: int | None, threshold: float | None, config: Path | None, no_cache: bool) -> int:
     """Validate every case folder in CASES_DIR: one JSON line per case, a summary table on stderr."""
     import orjson
 
     from .batch import exit_code, run_batch, summary_table
+    from .config import make_options
 
-    options: dict[str, Any] = {"threshold": threshold, "config": config, "use_cache": False if no_cache else None}
-    results = run_batch(cases_dir, jobs, **{k: v for k, v in options.items() if v is not None})
+    found = config_or_discovered(config)
+    make_options(found)  # a bad config is one error now, not one per case
+    options: dict[str, Any] = {"threshold": threshold, "config": found, "use_cache": False if no_cache else None}
+    meter: Meter | None = None
+
+    def done(n: int, total: int) -> None:
+        nonlocal meter
+        if meter is None:
+            meter = Meter(sys.stderr, "batch", total, "cases")
+        meter.advance(n - meter.done)
+
+    try:
+        results = run_batch(cases_dir, jobs, done if is_terminal(sys.stderr) else None,
+                            **{k: v for k, v in options.items() if v is not None})
+    finally:
+        if meter is not None:
+            meter.close()
     for result in results:
         sys.stdout.write(orjson.dumps(result).decode() + "\n")
     print(summary_table(results), file=sys.stderr)
     return exit_code(results)
 
 
-@cli.command()
+@cli.command(cls=ConfigCommand)
 @click.argument("evidence", type=click.Path(exists=True, path_type=Path))
 @click.option("--assume-tz", help="Zone of log timestamps that carry none [default: UTC].")
 def index(evidence: Path, assume_tz: str | None) -> int:
@@ -112,13 +150,13 @@ def index(evidence: Path, assume_tz: str | None) -> int:
     from .evidence import Bundle, FileKind
     from .evidence.prepare import prepare
 
-    opts = make_options(assume_tz=assume_tz)
+    opts = make_options(config_or_discovered(None), assume_tz=assume_tz)
     with Bundle(evidence) as bundle:
         if bundle.index_cache.root is None:
             raise CiteproofError("the cache directory lies inside the bundle; refusing to write there", evidence)
         files = bundle.of_kind(FileKind.LOG, FileKind.HAR)
         start = time.perf_counter()
-        prepare(bundle, files, True, opts.tzinfo, progress=sys.stderr.isatty())
+        prepare(bundle, files, True, opts.tzinfo, progress=is_terminal(sys.stderr), min_bytes=0)
         for file in sorted(files, key=lambda f: f.rel):
             if file.kind is FileKind.HAR:
                 from .evidence.har import load_har

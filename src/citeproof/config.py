@@ -2,7 +2,15 @@
 
 Every option can be passed to :func:`citeproof.validate` as a keyword, set on the command line,
 or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
-``[tool.citeproof]`` or at the top level)::
+``[tool.citeproof]`` or at the top level).
+
+Without ``--config`` the command line looks for one the way ruff and pytest do: in the current
+directory, then each parent up to the file system root, the first directory holding
+``citeproof.yaml``, ``citeproof.yml``, ``citeproof.toml`` or a ``pyproject.toml`` with a
+``[tool.citeproof]`` table (in that order of preference; a ``pyproject.toml`` without the table is
+passed over) wins (:func:`discover_config`). ``citeproof check --help`` says which file that is. The
+hook looks from the project directory of its payload. Options on the command line override the file;
+relative paths in the file (``context``, ``causal_rules``) are taken from the file's directory::
 
     threshold: 0.9            # minimum verification rate for PASSED
     har_index_base: 1         # entry-1 is log.entries[0]; 0 makes entry-0 the first
@@ -29,6 +37,10 @@ or put in a configuration file (YAML or TOML, ``--config FILE``; in TOML under
     anchor_slack: 2           # content words of a claim the cited evidence may leave unanchored
                               # (0: every word must be anchored; see citeproof/support/anchor.py)
     anchor_strict_verbs: false  # true: an unanchored verb form ("crashed") always makes the claim unsupported
+    max_chars: 65000          # --format markdown: cut the report to this many characters (0: no limit)
+    context: inv_context.json # record each result in this context file's verification block (check, hook);
+                              # a context file is only ever written when it is named here, by --context
+                              # or by $CITEPROOF_CONTEXT
 
 Options are validated when loaded; an unknown key or a bad value is a :class:`ConfigError`.
 """
@@ -75,6 +87,8 @@ class Options(BaseModel):
     hook_fail_open: bool = False
     anchor_slack: int = Field(2, ge=0, le=20)
     anchor_strict_verbs: bool = False
+    max_chars: int = Field(65_000, ge=0)
+    context: str | None = None
 
     @field_validator("assume_tz")
     @classmethod
@@ -139,6 +153,35 @@ def make_options(config_file: str | Path | None = None, **overrides: Any) -> Opt
 
 _OPTION_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 MAX_CONFIG_BYTES = 1024 * 1024
+CONFIG_NAMES = ("citeproof.yaml", "citeproof.yml", "citeproof.toml", "pyproject.toml")
+_PATH_OPTIONS = ("context", "causal_rules")
+
+
+def discover_config(start: str | Path | None = None) -> Path | None:
+    """The config file for a run started in ``start`` (default: the current directory): the first of
+    :data:`CONFIG_NAMES` in it or a parent directory; a ``pyproject.toml`` counts only with a
+    ``[tool.citeproof]`` table. None when there is none."""
+    here = Path(os.path.abspath(start if start is not None else os.getcwd()))
+    for folder in (here, *here.parents):
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file() and (name != "pyproject.toml" or _has_our_table(candidate)):
+                return candidate
+    return None
+
+
+def _has_our_table(pyproject: Path) -> bool:
+    """Whether a pyproject.toml has ``[tool.citeproof]`` (one that does not parse is reported when it does)."""
+    try:
+        text = pyproject.read_text(encoding="utf-8", errors="replace")[:MAX_CONFIG_BYTES]
+    except OSError:
+        return False
+    if "citeproof" not in text:
+        return False
+    try:
+        return isinstance(tomllib.loads(text).get("tool", {}).get("citeproof"), dict)
+    except tomllib.TOMLDecodeError:
+        return bool(re.search(r"^\s*\[\s*tool\.citeproof\s*\]", text, re.M))  # ours, but broken: say so when it is read
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
@@ -175,7 +218,12 @@ def _read_config_file(path: Path) -> dict[str, Any]:
         raise ConfigError("config holds a value that cannot be read (a malformed date, number or tag)", path) from None
     if not isinstance(loaded, dict):
         raise ConfigError("config must be a mapping of option names to values", path)
-    return {str(k).replace("-", "_"): v for k, v in loaded.items()}
+    data = {str(k).replace("-", "_"): v for k, v in loaded.items()}
+    for key in _PATH_OPTIONS:  # relative to the file, so a file found in a parent directory means the same thing
+        value = data.get(key)
+        if isinstance(value, str) and value and not os.path.isabs(os.path.expanduser(value)):
+            data[key] = os.path.join(os.path.dirname(os.path.abspath(path)), value)
+    return data
 
 
 def _position(exc: Exception) -> str:

@@ -19,18 +19,19 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from ._version import __version__
 from .citations import REGISTRY, CheckContext, Checked, CitationFormat, Scope
 from .citations.base import quote
 from .claim_cache import ClaimCache
 from .config import Options, make_options
 from .contradictions import ClaimView, RuleContext, find_contradictions
 from .decide import decide
+from .errors import FindingsError
 from .evidence import Bundle, FileKind
 from .evidence.access import UnreadableEvidence
 from .evidence.archive import Limits
@@ -71,7 +72,7 @@ class Registries:
 
 
 def validate(
-    findings: str | Path,
+    findings: str | Path | Sequence[Claim],
     evidence: str | Path | Bundle,
     *,
     config: str | Path | None = None,
@@ -82,28 +83,44 @@ def validate(
 ) -> Report:
     """Validate ``findings`` against the ``evidence`` bundle.
 
-    ``findings`` is a :class:`~pathlib.Path` to a findings file, or the findings text itself (a
-    ``str`` naming an existing file is read as that file). ``evidence`` is a bundle directory, a single
-    evidence file, or an open :class:`Bundle`. Keyword options are those of
-    :class:`citeproof.config.Options`; ``config`` names an options file. ``registry`` (citation
-    formats) and ``checks`` (support checks) are the explicit registries to use. ``progress`` draws a
-    progress bar on stderr while large files are indexed.
+    ``findings`` is a :class:`~pathlib.Path` to a findings file, the findings text itself, or a list of
+    :class:`~citeproof.model.Claim` values (checked as they are; see :func:`citeproof.extract.claim_of`).
+    A one-line ``str`` without spaces that looks like a file name (``findings.md``, ``out/claims.json``)
+    is read as that file, and is a :class:`FindingsError` when there is no such file; a file whose name
+    ends in ``.json`` must hold valid JSON. ``evidence`` is a bundle directory, a single evidence file,
+    or an open :class:`Bundle`. Keyword options are those of :class:`citeproof.config.Options`;
+    ``config`` names an options file. ``registry`` (citation formats) and ``checks`` (support checks)
+    are the explicit registries to use. ``progress`` draws a progress bar on stderr while large files
+    are indexed.
     """
     regs = Registries(registry, checks)
     opts = options.pop("options", None) or make_options(config, **options)
-    text, source = _findings_text(findings)
+    given = None if isinstance(findings, str | Path) else list(findings)
+    text, source = ("", "findings") if given is not None else _findings_text(findings)  # type: ignore[arg-type]
     if isinstance(evidence, Bundle):
-        return _run(text, source, evidence, opts, regs, progress)
+        return _run(text, source, evidence, opts, regs, progress, given)
     limits = Limits(opts.archive_max_bytes, opts.archive_max_members, opts.archive_max_ratio)
     with Bundle(evidence, use_cache=opts.use_cache, limits=limits, allow_hardlinks=opts.allow_hardlinks) as bundle:
-        return _run(text, source, bundle, opts, regs, progress)
+        return _run(text, source, bundle, opts, regs, progress, given)
+
+
+def scope_of(bundle: Bundle, opts: Options) -> Scope:
+    """What citation parsing needs to know of the bundle: the JIRA projects whose bare keys are tickets."""
+    projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
+    return Scope(bundle, frozenset(projects))
+
+
+_FILE_NAME = re.compile(r"\S+\.[A-Za-z][A-Za-z0-9]{0,9}")
 
 
 def _findings_text(findings: str | Path) -> tuple[str, str]:
     if isinstance(findings, Path):
         return load_findings(findings), str(findings)
-    if "\n" not in findings and len(findings) < 4096 and _is_file(findings):
-        return load_findings(findings), findings
+    if "\n" not in findings and len(findings) < 4096:
+        if _is_file(findings):
+            return load_findings(findings), findings
+        if _FILE_NAME.fullmatch(findings.strip()):  # "findngs.md": a misspelt path, not one-word findings
+            raise FindingsError("findings file not found", findings.strip())
     return findings, "findings"
 
 
@@ -130,9 +147,8 @@ def _prepare(claims: list[Claim], bundle: Bundle, opts: Options, progress: bool)
 
 
 def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries,
-         progress: bool = False) -> Report:
-    projects = {key.split("-")[0] for key in jira_issues(bundle)} | set(opts.jira_projects)
-    claims = read_claims(text, Scope(bundle, frozenset(projects)), source)
+         progress: bool = False, given: list[Claim] | None = None) -> Report:
+    claims = given if given is not None else read_claims(text, scope_of(bundle, opts), source, structured=_is_json(source))
     zone = document_zone(text)
     if zone:
         claims = [c if c.zone else dataclasses.replace(c, zone=zone) for c in claims]  # a table's time column may name its own
@@ -191,6 +207,11 @@ def _run(text: str, source: str, bundle: Bundle, opts: Options, regs: Registries
         evidence_root=bundle.shown(),
         max_unverified=opts.max_unverified,
     )
+
+
+def _is_json(source: str) -> bool | None:
+    """A ``.json`` findings file must be JSON; anything else is told apart by its content."""
+    return True if source != "findings" and source.lower().endswith(".json") else None
 
 
 def _mark_wrong(result: ClaimResult, findings: list[ContradictionFinding]) -> ClaimResult:

@@ -7,7 +7,7 @@ listed in the ``jira_projects`` option), so ``UTF-8`` or ``HTTP-2`` are never ti
 
 Tickets come from JIRA REST exports in the bundle: one issue per file (``key`` + ``fields``) or a
 search result (``{"issues": [...]}``). With ``jira_url`` set (``--jira-url``), a ticket that is not
-exported is fetched from the live JIRA (:mod:`citeproof.integrations.jira_live`); a failed lookup
+exported is fetched from the live JIRA (:mod:`citeproof.evidence.jira_live`); a failed lookup
 is reported on the citation, never taken as a pass. Sub-checks: ``format`` (``^[A-Z][A-Z0-9]+-\\d+$``), ``exists``.
 Whether the ticket relates to the claim is the support check ``tickets`` (:mod:`citeproof.support.checks.tickets`).
 
@@ -75,7 +75,7 @@ def _live(key: str, ctx: CheckContext) -> tuple[dict[str, Any], str] | str:
     opts = ctx.options
     if not opts.jira_url:
         return exported + "; live JIRA lookup not configured)"
-    from ..integrations.jira_live import JiraClient, JiraError
+    from ..evidence.jira_live import JiraClient, JiraError
 
     url = opts.jira_url
     try:

@@ -252,7 +252,7 @@ def _load_indexed(bundle: Bundle, file: EvidenceFile) -> HarDoc:
     if mm is None:
         return HarDoc(error=f"{file.rel} is empty")
     lf = bundle.lines(file)
-    index = load_or_build(mm, lf.size, lf.cache, lf.key, lf.guard)
+    index = load_or_build(mm, lf.size, lf.cache, lf.key, lf.guard, lf.advance)
     if index.error:
         return HarDoc(error=f"{file.rel} is not a HAR capture: {index.error}")
     return HarDoc(index=index, mm=mm)

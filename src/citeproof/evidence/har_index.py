@@ -35,7 +35,8 @@ class HarIndex:
     error: str | None = None
 
 
-def _structure(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: None) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def _structure(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: None,
+               advance: Callable[[int], None] = lambda n: None) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Positions and bytes of structural characters outside strings, and the real-quote starts of '"entries"'."""
     import numpy as np
     positions: list[np.ndarray] = []
@@ -92,6 +93,7 @@ def _structure(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: Non
             run += 1
         carry = run if run < tail.size else carry + run
         del a
+        advance(count)
     pos = np.concatenate(positions) if positions else np.zeros(0, dtype=np.int64)
     val = np.concatenate(values) if values else np.zeros(0, dtype=np.uint8)
     return pos, val, entries_real
@@ -106,12 +108,13 @@ def _candidates(mm: mmap.mmap, needle: bytes, limit: int = 10_000) -> list[int]:
     return out
 
 
-def build(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: None) -> HarIndex:
+def build(mm: mmap.mmap, size: int, guard: Callable[[], None] = lambda: None,
+          advance: Callable[[int], None] = lambda n: None) -> HarIndex:
     """The entry boundaries of the capture in ``mm``; ``guard`` is called before each chunk is read (it raises when the
-    file was truncated since it was mapped)."""
+    file was truncated since it was mapped), ``advance`` with the chunk's size after it was read (progress)."""
     import numpy as np
     empty = np.zeros(0, dtype=np.int64)
-    pos, val, spots = _structure(mm, size, guard)
+    pos, val, spots = _structure(mm, size, guard, advance)
     if pos.size == 0:
         return HarIndex(empty, empty, np.zeros(0, dtype="S1"), np.zeros(0), "no JSON structure found")
     step = np.where((val == 123) | (val == 91), 1, -1).astype(np.int64)
@@ -200,7 +203,7 @@ def iso_to_epoch(values: np.ndarray) -> np.ndarray:
 
 
 def load_or_build(mm: mmap.mmap, size: int, cache: IndexCache | None, key: dict[str, Any],
-                  guard: Callable[[], None] = lambda: None) -> HarIndex:
+                  guard: Callable[[], None] = lambda: None, advance: Callable[[int], None] = lambda n: None) -> HarIndex:
     """The entry index of a capture: from the cache when the cached arrays fit this file, else built."""
     import numpy as np
 
@@ -221,7 +224,7 @@ def load_or_build(mm: mmap.mmap, size: int, cache: IndexCache | None, key: dict[
     cached = cache.load("har", key, valid) if cache else None
     if cached is not None:
         return HarIndex(cached["starts"], cached["ends"], cached["started"], cached["instants"], cached.get("error") or None)
-    index = build(mm, size, guard)
+    index = build(mm, size, guard, advance)
     if cache is not None:
         cache.store("har", key, {"error": index.error or ""},
                     {"starts": index.starts, "ends": index.ends, "started": index.started, "instants": index.instants})

@@ -13,6 +13,7 @@ replacement characters for invalid sequences (a UTF-8 byte order mark on line 1 
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import re
@@ -59,6 +60,7 @@ class LineFile:
         self._blocks: dict[int, np.ndarray] = {}  # block -> every line start in it (the blocks read most recently)
         self._blocks_lock = threading.Lock()
         self.memo: dict[str, Any] = {}  # per-run facts derived from this file (timestamp formats, ...)
+        self._meter: Callable[[int], None] | None = None
 
     @classmethod
     def open(cls, path: os.PathLike[str] | str, cache: IndexCache | None = None) -> LineFile:
@@ -101,6 +103,21 @@ class LineFile:
         self._released = False
         if self._on_map is not None:
             self._on_map(self)
+
+    @contextlib.contextmanager
+    def metered(self, count: Callable[[int], None]) -> Iterator[None]:
+        """While inside, every block an index build reads is reported to ``count`` (its size in bytes)."""
+        self._meter = count
+        try:
+            yield
+        finally:
+            self._meter = None
+
+    def advance(self, size: int) -> None:
+        """One more block of ``size`` bytes indexed (see :meth:`metered`)."""
+        meter = self._meter
+        if meter is not None:
+            meter(size)
 
     # -- index -----------------------------------------------------------------------------
     def _valid(self, loaded: dict[str, Any]) -> bool:
@@ -152,6 +169,7 @@ class LineFile:
                         starts.append(keep)
                     newlines += int(pos.size)
                 del chunk
+                self.advance(count)
             ends_open = mm[self.size - 1] != 10
             self._line_count = newlines + (1 if ends_open else 0)
         self._starts = np.concatenate(starts)

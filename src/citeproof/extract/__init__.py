@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -46,6 +46,8 @@ def load_findings(path: str | Path) -> str:
     p = Path(path)
     try:
         fd = open_regular(p)
+    except FileNotFoundError:
+        raise FindingsError("findings file not found", p) from None
     except OSError as exc:
         raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
     try:
@@ -57,28 +59,48 @@ def load_findings(path: str | Path) -> str:
         raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
     finally:
         os.close(fd)
+    return decode_findings(raw, str(p))
+
+
+def read_stdin_findings(stream: BinaryIO) -> str:
+    """Findings piped in (``citeproof check -``): the same limits and decoding as a file, named ``<stdin>``."""
+    try:
+        raw = stream.read(MAX_FINDINGS_BYTES + 1)
+    except OSError as exc:
+        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", "<stdin>") from None
+    return decode_findings(raw, "<stdin>")
+
+
+def decode_findings(raw: bytes, name: str) -> str:
+    """Findings bytes as text: UTF-16 with a BOM, else UTF-8 (BOM allowed); binary data is an error naming ``name``."""
     if len(raw) > MAX_FINDINGS_BYTES:
-        raise FindingsError(f"findings file is too large (it grew past the limit of {MAX_FINDINGS_BYTES} bytes)", p)
+        raise FindingsError(f"findings are too large (more than the limit of {MAX_FINDINGS_BYTES} bytes)", name)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return raw.decode("utf-16", errors="replace")
     if b"\x00" in raw[:65536]:
-        raise FindingsError("findings are not text (binary data)", p)
+        raise FindingsError("findings are not text (binary data)", name)
     text = raw.decode("utf-8-sig", errors="replace")
     sample = text[:65536]
     if sample and sample.count("\ufffd") > max(8, len(sample) // 20):
-        raise FindingsError("findings are not UTF-8 text (mostly undecodable bytes)", p)
+        raise FindingsError("findings are not UTF-8 text (mostly undecodable bytes)", name)
     return text
 
 
-def read_claims(text: str, scope: Scope | None = None, source: str = "findings") -> list[Claim]:
-    """Claims of a findings document (Markdown/text or structured JSON)."""
+def read_claims(text: str, scope: Scope | None = None, source: str = "findings", structured: bool | None = None) -> list[Claim]:
+    """Claims of a findings document (Markdown/text or structured JSON).
+
+    ``structured`` None tells the two apart by content (text that opens with ``[`` or ``{`` but does not
+    parse as JSON is read as prose); True requires JSON (a ``.json`` file) and makes a parse error a
+    :class:`FindingsError` with its line and column."""
     stripped = text.lstrip()
-    if stripped[:1] in ("[", "{"):
+    if structured or stripped[:1] in ("[", "{"):
         try:
-            data = orjson.loads(stripped)
+            data = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
-            if not re.search(r"[A-Za-z]{2}", stripped[:65536]):
-                raise FindingsError(f"findings look like JSON but do not parse ({exc})", source) from None
+            if structured or not re.search(r"[A-Za-z]{2}", stripped[:65536]):
+                where = f"{exc.msg} at line {exc.lineno}, column {exc.colno}" if stripped else "the file is empty"
+                what = "findings are not valid JSON" if structured else "findings look like JSON but do not parse"
+                raise FindingsError(f"{what}: {where}", source) from None
             data = None
         if data is not None:
             return _structured(data, scope, source)
@@ -258,21 +280,29 @@ def _structured(data: Any, scope: Scope | None, source: str) -> list[Claim]:
             extra = _as_list(item.get("citations")) + _as_list(item.get("evidence_sources"))
         else:
             raise FindingsError(f"claim {index} is a {type(item).__name__}, expected an object or a string", source)
-        refs = list(find_citations(text, scope))
-        for cited in extra:
-            parsed = find_citations(cited, scope)
-            if parsed:
-                refs.extend(CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in parsed)
-            else:
-                refs.append(CitationRef("unknown", cited, -1, -1, {}, f"'{cited}' matches none of the seven citation formats"))
         claim_id = str(given) if given is not None else f"c{index}"
         if claim_id in seen_ids:
             raise FindingsError(f"claim id '{claim_id}' is used twice", source)
         seen_ids.add(claim_id)
-        if not refs and re.search(r"[A-Za-z]{2}", text) and not is_claim_text(text, cited=False):
+        claim = claim_of(text, extra, scope, claim_id)
+        if not claim.citations and re.search(r"[A-Za-z]{2}", text) and not is_claim_text(text, cited=False):
             continue  # a question, a plan or a sentence about the document is not a claim in JSON either
-        claims.append(Claim(claim_id, text, tuple(refs), 0, 0, is_unverified(text)))
+        claims.append(claim)
     return claims
+
+
+def claim_of(text: str, citations: list[str] | tuple[str, ...] = (), scope: Scope | None = None, claim_id: str = "c1") -> Claim:
+    """One claim as structured input gives it: its text (citations in it are found too) and the citations
+    listed for it, each parsed like a citation in text; one in no known format is kept as an ``unknown``
+    citation that fails the claim (unknown is never a pass)."""
+    refs = list(find_citations(text, scope))
+    for cited in citations:
+        parsed = find_citations(cited, scope)
+        if parsed:
+            refs.extend(CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in parsed)
+        else:
+            refs.append(CitationRef("unknown", cited, -1, -1, {}, f"'{cited}' matches none of the seven citation formats"))
+    return Claim(claim_id, text, tuple(refs), 0, 0, is_unverified(text))
 
 
 def _as_list(value: Any) -> list[str]:
@@ -285,4 +315,4 @@ def _as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
-__all__ = ["load_findings", "read_claims"]
+__all__ = ["claim_of", "decode_findings", "load_findings", "read_claims", "read_stdin_findings"]

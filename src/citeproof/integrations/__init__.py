@@ -9,7 +9,6 @@
   (:mod:`.skill_md`) and the hook configuration for a project.
 - :mod:`citeproof.integrations.mcp_server`: ``citeproof mcp``, an MCP server over stdio (extra ``mcp``).
 - :mod:`citeproof.integrations.inv_context`: the ``verification`` block of ``inv_context.json``.
-- :mod:`citeproof.integrations.jira_live`: opt-in live JIRA lookups over REST.
 - :mod:`citeproof.integrations.validator_hook`: ``ClaimValidatorHook.trigger`` for agents that
   count their claims themselves.
 - :mod:`citeproof.integrations.cli`: the click commands of the above.

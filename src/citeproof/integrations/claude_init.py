@@ -10,12 +10,18 @@ It writes two things into DIR (default: the current directory):
   was, and a hook already running ``citeproof hook`` is not added twice. A settings file that is
   not a JSON object is left alone and reported.
 
-Running it again changes nothing. ``--evidence PATH`` puts ``--evidence PATH`` on the hook command
-(otherwise the hook uses ``$CITEPROOF_EVIDENCE`` or the project's ``inv_context.json``).
+Running it again with the same options (or none) changes nothing ("unchanged"). Run with another
+``--evidence ./other``, it sets that option on its own entries — the hooks whose command runs
+``citeproof hook``, keeping their other flags and the program's path — and touches no other entry
+("updated"). ``--evidence PATH`` puts ``--evidence
+PATH`` on the hook command (otherwise the hook uses ``$CITEPROOF_EVIDENCE`` or the project's
+``inv_context.json``). A rewritten file keeps its permission bits; a new one gets the usual ones
+(``0666`` less the umask, typically ``644``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -46,8 +52,7 @@ def init_project(directory: str | Path, *, evidence: str | None = None, force: b
     root = Path(directory)
     if not root.is_dir():
         raise ConfigError("project directory not found", root)
-    command = HOOK_COMMAND + (f" --evidence {shlex.quote(evidence)}" if evidence else "")
-    settings = _merge_settings(root / ".claude" / "settings.json", command)  # first: it may refuse
+    settings = _merge_settings(root / ".claude" / "settings.json", evidence)  # first: it may refuse
     return [_write_skill(root / ".claude" / "skills" / NAME / "SKILL.md", force), settings]
 
 
@@ -64,7 +69,7 @@ def _write_skill(path: Path, force: bool) -> Change:
     return Change(path, "created")
 
 
-def _merge_settings(path: Path, command: str) -> Change:
+def _merge_settings(path: Path, evidence: str | None) -> Change:
     existed = path.is_file()
     settings: Any = {}
     if existed:
@@ -74,24 +79,29 @@ def _merge_settings(path: Path, command: str) -> Change:
             raise ConfigError(f"cannot merge the hook configuration: not valid JSON ({exc})", path) from None
         if not isinstance(settings, dict):
             raise ConfigError("cannot merge the hook configuration: the file is not a JSON object", path)
-    merged = merge_hooks(settings, command)
+    merged = merge_hooks(settings, evidence)
     if merged == settings and existed:
         return Change(path, "unchanged")
     _atomic_write(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
     return Change(path, "updated" if existed else "created")
 
 
-def merge_hooks(settings: dict[str, Any], command: str = HOOK_COMMAND) -> dict[str, Any]:
-    """``settings`` with the citeproof hook on every event of :data:`EVENTS` (a new dict)."""
+def merge_hooks(settings: dict[str, Any], evidence: str | None = None) -> dict[str, Any]:
+    """``settings`` with the citeproof hook on every event of :data:`EVENTS` (a new dict). An event without it
+    gets a new group; with ``evidence``, our existing entries get ``--evidence EVIDENCE`` (other flags kept);
+    every other entry is kept as it is."""
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
         raise ConfigError("cannot merge the hook configuration: 'hooks' in settings.json is not an object")
     hooks = dict(hooks)
+    command = HOOK_COMMAND + (f" --evidence {shlex.quote(evidence)}" if evidence else "")
     for event, matcher in EVENTS.items():
         groups = hooks.get(event, [])
         if not isinstance(groups, list):
             raise ConfigError(f"cannot merge the hook configuration: 'hooks.{event}' in settings.json is not a list")
         if any(_runs_us(g) for g in groups):
+            if evidence is not None:
+                hooks[event] = [_with_evidence(g, evidence) if _runs_us(g) else g for g in groups]
             continue
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]}
         if matcher:
@@ -100,24 +110,73 @@ def merge_hooks(settings: dict[str, Any], command: str = HOOK_COMMAND) -> dict[s
     return {**settings, "hooks": hooks}
 
 
+def _with_evidence(group: dict[str, Any], evidence: str) -> dict[str, Any]:
+    """The group with ``--evidence EVIDENCE`` on each of its entries that runs ``citeproof hook`` (other keys kept)."""
+    entries = [{**e, "command": set_evidence(str(e["command"]), evidence)} if _is_us(e) else e for e in group["hooks"]]
+    return {**group, "hooks": entries}
+
+
+def set_evidence(command: str, evidence: str) -> str:
+    """A ``citeproof hook`` command line with its ``--evidence``/``-e`` option set to ``evidence``; unchanged when it
+    already is (so the file is not rewritten)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: ours, but unreadable; write a fresh one
+        return f"{HOOK_COMMAND} --evidence {shlex.quote(evidence)}"
+    kept: list[str] = []
+    current: str | None = None
+    skip = False
+    for n, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word in ("--evidence", "-e") and n + 1 < len(words):
+            current, skip = words[n + 1], True
+        elif word.startswith("--evidence="):
+            current = word.split("=", 1)[1]
+        else:
+            kept.append(word)
+    if current == evidence:
+        return command
+    return shlex.join([*kept, "--evidence", evidence])
+
+
+def _is_us(entry: Any) -> bool:
+    words = str(entry.get("command", "")).split() if isinstance(entry, dict) else []
+    return len(words) >= 2 and Path(words[0]).name == "citeproof" and words[1] == "hook"
+
+
 def _runs_us(group: Any) -> bool:
     entries = group.get("hooks") if isinstance(group, dict) else None
-    for entry in entries or []:
-        words = str(entry.get("command", "")).split() if isinstance(entry, dict) else []
-        if len(words) >= 2 and Path(words[0]).name == "citeproof" and words[1] == "hook":
-            return True
-    return False
+    return isinstance(entries, list) and any(_is_us(entry) for entry in entries)
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically, keeping its mode (a new file: 0666 less the umask)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
     except OSError as exc:
         raise ConfigError(f"cannot write ({exc.strerror or exc})", path) from None
 
 
-__all__ = ["EVENTS", "HOOK_COMMAND", "Change", "init_project", "merge_hooks"]
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+__all__ = ["EVENTS", "HOOK_COMMAND", "Change", "init_project", "merge_hooks", "set_evidence"]

@@ -6,25 +6,56 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 
-from ..config import make_options
+from ..config import CONFIG_NAMES, discover_config, make_options
 from ..errors import CiteproofError
 from ..model import Report
 from .hook import HookSettings, run_hook
 from .hook_input import FINDINGS_PATTERNS
 
 
-@click.command("hook")
+class ConfigOption(click.Option):
+    """``--config``: its help says where a run without it looks for one."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None:  # pragma: no cover - hidden options only
+            return None
+        return record[0], f"{record[1]} [default: the nearest {', '.join(CONFIG_NAMES[:3])} or pyproject.toml with " \
+                          "[tool.citeproof], from the current directory upward: see below]"
+
+
+class ConfigCommand(click.Command):
+    """A command whose ``--help`` ends with the config file a run here would use (unwrapped, so it can be copied)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        found = discover_config()
+        formatter.write_paragraph()
+        if found is not None:
+            formatter.write(f"  Config file: {found} (without --config)\n")
+        else:
+            formatter.write(f"  Config file: none found from {os.getcwd()} upward\n")
+
+
+def config_or_discovered(config: Path | None, start: Path | None = None) -> Path | None:
+    """``--config`` when given, else the config file discovered from ``start`` (default: the current directory)."""
+    return config if config is not None else discover_config(start)
+
+
+@click.command("hook", cls=ConfigCommand)
 @click.option("--evidence", "-e", type=click.Path(path_type=Path), envvar="CITEPROOF_EVIDENCE",
               help="Evidence bundle [env: CITEPROOF_EVIDENCE; else inv_context.json].")
 @click.option("--context", type=click.Path(dir_okay=False, path_type=Path), envvar="CITEPROOF_CONTEXT",
-              help="inv_context.json to read the bundle from and record the verification in [env: CITEPROOF_CONTEXT].")
-@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), envvar="CITEPROOF_CONFIG",
-              help="Options file (YAML or TOML) [env: CITEPROOF_CONFIG].")
+              help="inv_context.json to record the verification in (and to read the bundle from) "
+                   "[env: CITEPROOF_CONTEXT; config: context]. No other context file is written.")
+@click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), envvar="CITEPROOF_CONFIG",
+              help="Options file (YAML or TOML) [env: CITEPROOF_CONFIG; else discovered from the project directory upward].")
 @click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
 @click.option("--jira-url", help="Look up tickets missing from the bundle in this live JIRA.")
 @click.option("--max-attempts", type=click.IntRange(min=0), envvar="CITEPROOF_HOOK_MAX_ATTEMPTS",
@@ -61,14 +92,15 @@ def init_command(directory: Path, evidence: str | None, force: bool) -> int:
     return 0
 
 
-@click.command("mcp")
+@click.command("mcp", cls=ConfigCommand)
 @click.option("--root", "roots", multiple=True, required=True, type=click.Path(exists=True, path_type=Path),
               help="Evidence the server may read (repeatable); nothing else is readable.")
-@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
+@click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
 def mcp_command(roots: tuple[Path, ...], config: Path | None) -> int:
     """Serve the MCP tools validate_findings, check_citation and list_evidence over stdio."""
     from .mcp_server import build_server
 
+    config = config_or_discovered(config)
     try:
         make_options(config)  # a bad config is reported now, not on the first tool call
         server = build_server(roots, config)
@@ -85,4 +117,4 @@ def record_context(context: Path, report: Report, evidence: Path) -> None:
     update_verification(context, report, evidence_root=evidence)
 
 
-__all__ = ["hook_command", "init_command", "mcp_command", "record_context"]
+__all__ = ["ConfigCommand", "ConfigOption", "config_or_discovered", "hook_command", "init_command", "mcp_command", "record_context"]

@@ -14,13 +14,17 @@ What it does with the payload on stdin (see :mod:`.hook_input`):
    wrote (PostToolUse). An agent message with no citation in any of the seven formats and no
    "Findings"/"Root cause" heading is not findings: it passes through unchecked.
 2. Finds the evidence: ``--evidence PATH``, else ``$CITEPROOF_EVIDENCE``, else the context file
-   (``--context FILE``, ``$CITEPROOF_CONTEXT``, or ``inv_context.json`` in the project directory):
-   its ``evidence_bundle`` field, or the folder it is in. Relative paths are taken from the
-   payload's ``cwd``.
+   (``--context FILE``, ``$CITEPROOF_CONTEXT``, ``context:`` in the config file, or
+   ``inv_context.json`` in the project directory): its ``evidence_bundle`` field, or the folder it
+   is in. Relative paths are taken from the payload's ``cwd``. Options come from ``--config``,
+   ``$CITEPROOF_CONFIG``, or the config file discovered from the payload's ``cwd`` upward
+   (:func:`citeproof.config.discover_config`).
 3. Calls :func:`citeproof.validate`. PASSED: allow (no output). BLOCKED: block, with the failed
    claims, why each failed and how to recover (see :mod:`.hook_protocol`).
-4. Records the result in the context file's ``verification`` block, when the context file lies
-   outside the bundle (:mod:`.inv_context`).
+4. Records the result in the ``verification`` block (:mod:`.inv_context`) of the context file the
+   user *named* (``--context``, ``$CITEPROOF_CONTEXT`` or ``context:`` in the config), when it lies
+   outside the bundle. An ``inv_context.json`` that is only found in the project directory is read
+   for the bundle's path, never written: it may be a tracked file.
 
 The loop guard (:mod:`.hook_state`) lets a stop through after ``hook_max_attempts`` blocks in a row
 (default 3), telling the user why. When the hook itself fails (no bundle, unreadable transcript, bad
@@ -38,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..citations import find_citations
-from ..config import Options, make_options
+from ..config import Options, discover_config, make_options
 from ..engine import validate
 from ..errors import CiteproofError
 from .common import as_findings_text, inside
@@ -72,10 +76,16 @@ def run_hook(raw: str, settings: HookSettings) -> HookAnswer:
     fail_open = bool(settings.fail_open)
     max_attempts = 3 if settings.max_attempts is None else settings.max_attempts
     try:
-        opts = make_options(settings.config, threshold=settings.threshold, jira_url=settings.jira_url,
+        try:
+            event, bad_payload = parse_payload(raw), None
+        except HookInputError as exc:
+            bad_payload = exc
+        config = settings.config if settings.config is not None else discover_config(event.cwd if event else None)
+        opts = make_options(config, threshold=settings.threshold, jira_url=settings.jira_url,
                             hook_max_attempts=settings.max_attempts, hook_fail_open=settings.fail_open)
         fail_open, max_attempts = opts.hook_fail_open, opts.hook_max_attempts
-        event = parse_payload(raw)
+        if bad_payload is not None or event is None:
+            raise bad_payload or HookInputError("no hook payload")
         answer = _check(event, settings, opts)
     except Exception as exc:  # fail closed (or open, when asked), always saying why
         why = str(exc) if isinstance(exc, CiteproofError) else f"internal error {type(exc).__name__}: {exc}"
@@ -95,27 +105,27 @@ def _check(event: HookEvent, settings: HookSettings, opts: Options) -> HookAnswe
     findings = findings_of(event, settings.patterns)
     if findings is None or (findings.path is None and not is_findings(findings.text)):
         return ALLOW
-    evidence, context = locate(event, settings)
+    evidence, named = locate(event, settings, opts)
     if not evidence.exists():
         raise HookInputError("evidence bundle not found", evidence)
     report = validate(findings.path or as_findings_text(findings.text), evidence, options=opts)
-    if context is not None and not inside(context, evidence):
-        update_verification(context, report, evidence_root=evidence)
+    if named is not None and not inside(named, evidence):
+        update_verification(named, report, evidence_root=evidence)
     if report.passed:
         return ALLOW
     return HookAnswer(block=True, reason=blocked_reason(report, findings.source, str(evidence), _recheck(findings, evidence)))
 
 
-def locate(event: HookEvent, settings: HookSettings) -> tuple[Path, Path | None]:
-    """The evidence bundle and the context file (if any) for this event."""
+def locate(event: HookEvent, settings: HookSettings, opts: Options | None = None) -> tuple[Path, Path | None]:
+    """The evidence bundle for this event, and the context file the user named (the only one ever written)."""
     base = event.cwd or Path.cwd()
-    context = base / settings.context if settings.context else None
-    if context is None and (base / CONTEXT_NAME).is_file():
-        context = base / CONTEXT_NAME
+    given = settings.context or (Path(opts.context) if opts is not None and opts.context else None)
+    named = base / given if given is not None else None
+    context = named if named is not None else (base / CONTEXT_NAME if (base / CONTEXT_NAME).is_file() else None)
     if settings.evidence is not None:
-        return base / settings.evidence, context
+        return base / settings.evidence, named
     if context is not None:
-        return bundle_of(context) or context.resolve().parent, context
+        return bundle_of(context) or context.resolve().parent, named
     raise HookInputError(
         "no evidence bundle to check the findings against: pass --evidence PATH, set CITEPROOF_EVIDENCE, "
         f"or put an {CONTEXT_NAME} with an \"evidence_bundle\" path in the project directory ({base})"

@@ -18,8 +18,10 @@ Only the ``verification`` block is written; every other field keeps its value an
 
 Keys of an existing ``verification`` block that citeproof does not write (a reviewer's note, say)
 are kept. The update is atomic: the new document is written to a temporary file beside the context,
-flushed, and renamed over it, while an exclusive lock on ``<file>.lock`` keeps two writers (the hook
-and a CI run, say) from losing each other's update. The file's indentation is kept.
+flushed, and renamed over it, while an exclusive lock on the context file itself keeps two writers
+(the hook and a CI run, say) from losing each other's update; a writer that wins the lock on a file
+another writer has just replaced takes the lock again on the new one. No lock file is left beside
+the context. The file's indentation and mode are kept.
 
 The context file must be a JSON object. It is never written when it lies inside the evidence bundle:
 evidence is read-only (a context shipped in the bundle is read as evidence, not updated).
@@ -40,9 +42,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..errors import ConfigError
-from ..evidence.access import read_regular
+from ..evidence.access import open_regular, read_regular
 from ..evidence.structured import MAX_DEPTH, too_deep
 from ..model import Report
 from .common import inside
@@ -142,14 +144,28 @@ def _write(path: Path, data: dict[str, Any], indent: int | None) -> None:
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """An exclusive advisory lock on ``<path>.lock`` (blocking)."""
-    lock = path.with_name(path.name + ".lock")
+    """An exclusive advisory lock on the context file itself (blocking), held on the file ``path`` names now."""
+    while True:
+        try:
+            fd = open_regular(path)  # a FIFO or a device is an error, never a hang
+        except FileNotFoundError:
+            raise ConfigError("context file not found", path) from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read the context file ({exc.strerror or exc})", path) from None
+        try:
+            _lock(fd)
+            try:
+                current = os.stat(path)
+            except FileNotFoundError:
+                current = None
+            held = os.fstat(fd)
+            if current is not None and (current.st_dev, current.st_ino) == (held.st_dev, held.st_ino):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # another writer replaced the file while we waited: lock the new one
     try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise ConfigError(f"cannot lock the context file ({exc.strerror or exc})", path) from None
-    try:
-        _lock(fd)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock

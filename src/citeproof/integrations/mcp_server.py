@@ -18,6 +18,12 @@ Tools (each returns structured JSON described by its output schema):
 ``list_evidence(evidence)``
     The bundle's files with their kind (log, har, config, env, patterns, jira, context, ...) and size.
 
+Every tool is marked read-only (``readOnlyHint``; not destructive, idempotent, closed world: it reads
+only the allow-listed evidence), every parameter has a description, and the server reports its
+name and version (``citeproof`` and the package version) when a client connects: LLM callers choose
+and fill in tools from these texts. ``check_citation`` checks the one claim it is given directly
+(:func:`citeproof.extract.claim_of` and :func:`citeproof.validate` with that claim).
+
 Paths are taken relative to the first root that holds them; an absolute path must lie under a root.
 Symlinks are resolved first, so a link out of a root is refused. Errors (a path outside the roots, a
 missing bundle, malformed findings) come back as tool errors with a one-line reason.
@@ -26,17 +32,20 @@ missing bundle, malformed findings) come back as tool errors with a one-line rea
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-import orjson
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from ..engine import validate
+from .._version import __version__
+from ..config import make_options
+from ..engine import scope_of, validate
 from ..errors import CiteproofError, ConfigError
 from ..evidence import Bundle
+from ..extract import claim_of
 from ..model import ClaimResult, Report
 from .common import as_findings_text, inside
 
@@ -44,6 +53,20 @@ T = TypeVar("T")
 MAX_LISTED = 5_000
 INSTRUCTIONS = ("Check incident findings against an evidence bundle before concluding: every factual claim needs a "
                 "citation (file:line, har:entry, timestamp, pattern, jira, config, env) that the evidence supports.")
+_EVIDENCE = ("The evidence bundle: a directory or archive under an allowed --root, relative to a root (e.g. 'bundle') "
+             "or absolute.")
+Findings = Annotated[str, Field(description="The findings to check, as Markdown/plain text (one claim a sentence or bullet, "
+                                            "each with its citation) or as claims JSON; may be empty when findings_path is given.")]
+FindingsPath = Annotated[str | None, Field(description="A findings file under an allowed root to read instead of `findings` "
+                                                        "(e.g. 'findings.md'); omit to check the text in `findings`.")]
+Threshold = Annotated[float | None, Field(ge=0.0, le=1.0, description="Minimum share of verified claims for PASSED, 0 to 1 "
+                                                                       "(default 0.9, or the server's config file).")]
+Citation = Annotated[str, Field(description="One citation to check, in one of the seven formats, e.g. 'demisto.log:4521', "
+                                            "'capture.har:entry-145', 'env:version=8.9.0', 'config:integration.timeout_ms', "
+                                            "'pattern:P-127', 'JIRA:SF-03896040', 'timestamp:2026-01-15T10:30:45Z'.")]
+ClaimText = Annotated[str, Field(description="The statement the citation should support, e.g. \"The vendor answered HTTP 429\"; "
+                                             "empty to check only that the citation resolves.")]
+Evidence = Annotated[str, Field(description=_EVIDENCE)]
 
 
 class EvidenceFileInfo(BaseModel):
@@ -96,9 +119,10 @@ class Roots:
 
 def build_server(roots: Sequence[str | Path], config: str | Path | None = None) -> Any:
     """The MCP server object (``MCPServer`` or ``FastMCP``); call ``.run()`` to serve stdio."""
-    server_cls, tool_error = _sdk()
+    server_cls, tool_error, annotations = _sdk()
     allowed = Roots(roots)
-    server = server_cls("citeproof", instructions=INSTRUCTIONS)
+    extra = {"version": __version__} if "version" in inspect.signature(server_cls).parameters else {}
+    server = server_cls("citeproof", instructions=INSTRUCTIONS, **extra)
 
     def guarded(call: Callable[[], T]) -> T:
         try:
@@ -106,8 +130,8 @@ def build_server(roots: Sequence[str | Path], config: str | Path | None = None) 
         except CiteproofError as exc:
             raise tool_error(str(exc)) from None
 
-    def validate_findings(findings: str, evidence: str, findings_path: str | None = None,
-                          threshold: float | None = None) -> Report:
+    def validate_findings(findings: Findings, evidence: Evidence, findings_path: FindingsPath = None,
+                          threshold: Threshold = None) -> Report:
         """Validate incident findings (Markdown/text or claims JSON) against an evidence bundle: PASSED or BLOCKED,
         with each claim's status, reason and recovery options. Pass the text in `findings`, or a file in `findings_path`."""
         def run() -> Report:
@@ -115,16 +139,18 @@ def build_server(roots: Sequence[str | Path], config: str | Path | None = None) 
             return validate(source, allowed.resolve(evidence), config=config, threshold=threshold)
         return guarded(run)
 
-    def check_citation(citation: str, evidence: str, claim: str = "") -> ClaimResult:
+    def check_citation(citation: Citation, evidence: Evidence, claim: ClaimText = "") -> ClaimResult:
         """Check one citation (e.g. demisto.log:4521, capture.har:entry-145, env:version=8.9.0) against the bundle;
         give `claim` to check that the cited evidence supports it too."""
         def run() -> ClaimResult:
-            item = {"id": "c1", "claim": claim.strip() or citation, "citations": [citation]}
-            report = validate(orjson.dumps([item]).decode() + "\n", allowed.resolve(evidence), config=config)
+            opts = make_options(config)
+            with Bundle(allowed.resolve(evidence), use_cache=opts.use_cache) as bundle:
+                one = claim_of(claim.strip() or citation, [citation], scope_of(bundle, opts))
+                report = validate([one], bundle, options=opts)
             return (report.claims or report.unverified_observations)[0]
         return guarded(run)
 
-    def list_evidence(evidence: str) -> EvidenceListing:
+    def list_evidence(evidence: Evidence) -> EvidenceListing:
         """List the files of an evidence bundle with their kind (log, har, config, env, patterns, jira, context) and size."""
         def run() -> EvidenceListing:
             with Bundle(allowed.resolve(evidence), use_cache=False) as bundle:
@@ -134,19 +160,22 @@ def build_server(roots: Sequence[str | Path], config: str | Path | None = None) 
                                        truncated=len(files) > MAX_LISTED, rejected=dict(bundle.rejected))
         return guarded(run)
 
+    read_only = annotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+    titles = {"validate_findings": "Validate findings", "check_citation": "Check one citation", "list_evidence": "List evidence"}
     for tool in (validate_findings, check_citation, list_evidence):
-        server.tool()(tool)
+        server.tool(title=titles[tool.__name__], annotations=read_only)(tool)
     return server
 
 
-def _sdk() -> tuple[Any, type[Exception]]:
-    """The server class and the tool-error exception of the installed ``mcp`` SDK (2.x or 1.x)."""
+def _sdk() -> tuple[Any, type[Exception], Any]:
+    """The server class, the tool-error exception and ``ToolAnnotations`` of the installed ``mcp`` SDK (2.x or 1.x)."""
     try:
+        annotations = importlib.import_module("mcp.types").ToolAnnotations
         server_cls = getattr(importlib.import_module("mcp.server"), "MCPServer", None)
         if server_cls is not None:
-            return server_cls, importlib.import_module("mcp.server.mcpserver.exceptions").ToolError
+            return server_cls, importlib.import_module("mcp.server.mcpserver.exceptions").ToolError, annotations
         fast = importlib.import_module("mcp.server.fastmcp")
-        return fast.FastMCP, importlib.import_module("mcp.server.fastmcp.exceptions").ToolError
+        return fast.FastMCP, importlib.import_module("mcp.server.fastmcp.exceptions").ToolError, annotations
     except ImportError:
         raise ConfigError("citeproof mcp needs the MCP SDK: pip install 'citeproof[mcp]'") from None
 

@@ -4,6 +4,11 @@ The frontmatter follows the Agent Skills format: ``name`` (lower-case letters, d
 equal to the folder name), ``description`` (what the skill does and when to use it, at most 1,024
 characters) and ``allowed-tools``. The table of citation formats is built from the live registry, so
 a new format shows up here by itself.
+
+``allowed-tools`` allows every command the skill and citeproof's recovery options tell the agent to
+run, and only read-only ones: ``citeproof``, ``grep``, ``jq`` and ``wc`` (the recovery options use
+``grep -rn``, ``jq '.log.entries[N]...'`` and ``wc -l``), plus the Read, Grep and Glob tools. Lines are
+looked at with Read (``sed`` is not allowed: ``sed -i`` would edit the evidence).
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ DESCRIPTION = (
     "an incident summary from an evidence bundle (logs, HAR captures, configs, env.log, pattern database, "
     "JIRA exports), and whenever citeproof has blocked the findings."
 )
-ALLOWED_TOOLS = "Bash(citeproof:*) Read Grep Glob"
+#: Every command the skill or a recovery option tells the agent to run, each read-only.
+ALLOWED_COMMANDS = ("citeproof", "grep", "jq", "wc")
+ALLOWED_TOOLS = " ".join([*(f"Bash({c}:*)" for c in ALLOWED_COMMANDS), "Read", "Grep", "Glob"])
 
 _BODY = """
 # Validate findings against the evidence
@@ -45,7 +52,9 @@ entry that returned the status you name. "All" or "each" must hold for every cit
 {formats}
 
 Line numbers start at 1; HAR entries start at 1 (`entry-1` is `log.entries[0]`).
-Check before citing: `sed -n '4521p' demisto.log`, `jq '.log.entries[144].response.status' capture.har`.
+Check before citing: read the line with the Read tool (offset 4521 of demisto.log),
+`grep -n 'Rate limit exceeded' demisto.log`, `jq '.log.entries[144].response.status' capture.har`,
+`wc -l demisto.log`. Never edit the evidence.
 
 ## Check
 
@@ -78,4 +87,4 @@ def skill_md() -> str:
     return head + _BODY.replace("{formats}", formats_table())
 
 
-__all__ = ["ALLOWED_TOOLS", "DESCRIPTION", "NAME", "formats_table", "skill_md"]
+__all__ = ["ALLOWED_COMMANDS", "ALLOWED_TOOLS", "DESCRIPTION", "NAME", "formats_table", "skill_md"]

@@ -13,6 +13,13 @@ options, the unverified observations and warnings; the verified claims are folde
     |---|---|---|---|---|---|
     | **66.7%** (threshold 90%) | 10 / 15 | 5 | 2 | 1 | 0 |
 
+The report fits a GitHub pull-request or issue comment (at most 65,536 characters): it is cut to
+``--max-chars`` (default 65,000; 0 for no limit). The verdict and the summary always stay; then the
+failing claims, contradictions, recovery options, unverified observations, warnings and verified
+claims are kept in that order while they fit, and a last line in bold says how many of each were left
+out and where the full report is (``--full-report`` names it, e.g. a CI artifact URL; otherwise the
+command that prints it in full).
+
 Claim and evidence text is untrusted: HTML and Markdown syntax in it is escaped (code spans such as
 `` `demisto.log:349` `` stay code), table cells stay on one line, and ``@name`` mentions are
 defused so a comment never notifies anyone.
@@ -21,10 +28,12 @@ defused so a comment never notifies anyone.
 from __future__ import annotations
 
 import re
+import shlex
+from dataclasses import dataclass
 from typing import TextIO
 
 from ..model import ClaimResult, Report, Verdict
-from .base import Reporter
+from .base import Reporter, ReportSettings
 from .common import STATUS_LABEL, failing, one_line, split_command
 
 _CODE = re.compile(r"(`+)(.+?)\1")
@@ -33,6 +42,7 @@ _ENTITY = re.compile(r"&(?=#?\w+;)")
 _MENTION = re.compile(r"(?<![\w@])@(?=\w)")
 _CLAIM_LIMIT = 220
 _CELL_LIMIT = 300
+MAX_CHARS = 65_000  # a GitHub comment holds 65,536 characters
 
 
 def md(text: str, limit: int = 0, table: bool = False) -> str:
@@ -66,17 +76,82 @@ def code(text: str, table: bool = True) -> str:
     return _code(one_line(text), table)
 
 
+@dataclass(frozen=True)
+class _Section:
+    """A part of the report that can be cut: its heading lines, one line per item, its closing lines."""
+
+    what: str  # "failing claims", ... as the "not shown" line names them
+    head: list[str]
+    items: list[str]
+    tail: list[str]
+
+
 class MarkdownReporter(Reporter):
     name = "markdown"
     description = "concise Markdown for a pull-request or ticket comment"
+
+    def __init__(self, color: bool = False, *, max_chars: int = MAX_CHARS, full_report: str | None = None) -> None:
+        super().__init__(color)
+        self.max_chars = max_chars
+        self.full_report = full_report
+
+    @classmethod
+    def configured(cls, settings: ReportSettings) -> MarkdownReporter:
+        return cls(settings.color, max_chars=settings.max_chars, full_report=settings.full_report)
 
     def write(self, report: Report, stream: TextIO) -> None:
         stream.write("\n".join(self.lines(report)).rstrip("\n") + "\n")
 
     def lines(self, report: Report) -> list[str]:
+        head, sections, foot = self._parts(report)
+        whole = [*head, *(line for s in sections for line in (s.head + s.items + s.tail if s.items else [])), foot]
+        if not self.max_chars or _size(whole) <= self.max_chars:
+            return whole
+        out = list(head)
+        worst = self._note(report, [(s.what, len(s.items), len(s.items)) for s in sections if s.items])
+        used = _size(out) + len(foot) + 1 + len(worst) + 2  # room for the "not shown" line and the blank line after it
+        left: list[tuple[str, int, int]] = []  # (what, left out, of)
+        full = False
+        for section in sections:
+            if not section.items:
+                continue
+            kept = 0
+            if not full:
+                frame = _size(section.head) + _size(section.tail)
+                for item in section.items:
+                    if used + frame + len(item) + 1 > self.max_chars:
+                        full = True
+                        break
+                    if kept == 0:
+                        out += section.head
+                        used += _size(section.head)
+                    out.append(item)
+                    used += len(item) + 1
+                    kept += 1
+                if kept:
+                    out += section.tail
+                    used += _size(section.tail)
+            if kept < len(section.items):
+                left.append((section.what, len(section.items) - kept, len(section.items)))
+        return [*out, self._note(report, left), "", foot]
+
+    def _note(self, report: Report, left: list[tuple[str, int, int]]) -> str:
+        parts = [f"{n} of the {total} {what}" for what, n, total in left]
+        listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+        verb = "is" if len(parts) == 1 and left[0][1] == 1 else "are"
+        if self.full_report:
+            where = md(self.full_report, _CELL_LIMIT)
+        else:
+            command = ["citeproof", "check", report.source or "-", "--evidence", report.evidence_root or "BUNDLE",
+                       "--format", "markdown", "--max-chars", "0"]
+            where = code(" ".join(shlex.quote(c) for c in command), table=False) + " (with your other options)"
+        return (f"**{listed} {verb} not shown**, to keep this report under {self.max_chars:,} characters "
+                f"(a GitHub comment holds 65,536). The full report: {where}")
+
+    def _parts(self, report: Report) -> tuple[list[str], list[_Section], str]:
         mark = "✅" if report.status is Verdict.PASSED else "⛔"
         failed = failing(report)
-        out = [
+        head = [
             f"### {mark} citeproof: {report.status.value}",
             "",
             f"**{md(report.message.split(': ', 1)[-1])}**",
@@ -88,36 +163,32 @@ class MarkdownReporter(Reporter):
             f"{len(report.unverified_observations)} |",
             "",
         ]
-        if failed:
-            out += [f"#### Failing claims ({len(failed)})", "", "| Claim | Status | Line | Why | Suggestion |", "|---|---|---|---|---|"]
-            out += [_failing_row(c) for c in failed]
-            out.append("")
-        if report.contradiction_findings:
-            out += [f"#### Contradictions ({len(report.contradiction_findings)})", ""]
-            for f in report.contradiction_findings:
-                claims = ", ".join(f"**{md(cid)}**" for cid in f.claims)
-                out.append(f"- *{md(f.rule)}* ({claims}): {md(f.detail)}. Resolution: {md(f.resolution, _CELL_LIMIT)}")
-            out.append("")
-        if report.recovery_options:
-            out += ["#### Recovery options", ""]
-            out += [f"{n}. {_option(option)}" for n, option in enumerate(report.recovery_options, 1)]
-            out.append("")
-        if report.unverified_observations:
-            out += [f"#### Unverified observations ({len(report.unverified_observations)}, not counted)", ""]
-            out += [f"- **{md(c.id)}** (line {c.line}): {md(c.claim, _CLAIM_LIMIT)}" for c in report.unverified_observations]
-            out.append("")
-        if report.warnings:
-            out += ["#### Warnings", ""]
-            out += [f"- {md(w, _CELL_LIMIT)}" for w in report.warnings]
-            out.append("")
+        contradictions = []
+        for f in report.contradiction_findings:
+            claims = ", ".join(f"**{md(cid)}**" for cid in f.claims)
+            contradictions.append(f"- *{md(f.rule)}* ({claims}): {md(f.detail)}. Resolution: {md(f.resolution, _CELL_LIMIT)}")
         verified = [c for c in report.claims if c.validated]
-        if verified:
-            out += [f"<details><summary>Verified claims ({len(verified)})</summary>", "",
-                    "| Claim | Line | Evidence |", "|---|---|---|"]
-            out += [_verified_row(c) for c in verified]
-            out += ["", "</details>", ""]
-        out.append(f"<sub>citeproof {md(report.tool_version)} · threshold {report.threshold:.2f}</sub>")
-        return out
+        sections = [
+            _Section("failing claims", [f"#### Failing claims ({len(failed)})", "", "| Claim | Status | Line | Why | Suggestion |",
+                                        "|---|---|---|---|---|"], [_failing_row(c) for c in failed], [""]),
+            _Section("contradictions", [f"#### Contradictions ({len(report.contradiction_findings)})", ""], contradictions, [""]),
+            _Section("recovery options", ["#### Recovery options", ""],
+                     [f"{n}. {_option(option)}" for n, option in enumerate(report.recovery_options, 1)], [""]),
+            _Section("unverified observations",
+                     [f"#### Unverified observations ({len(report.unverified_observations)}, not counted)", ""],
+                     [f"- **{md(c.id)}** (line {c.line}): {md(c.claim, _CLAIM_LIMIT)}" for c in report.unverified_observations], [""]),
+            _Section("warnings", ["#### Warnings", ""], [f"- {md(w, _CELL_LIMIT)}" for w in report.warnings], [""]),
+            _Section("verified claims", [f"<details><summary>Verified claims ({len(verified)})</summary>", "",
+                                         "| Claim | Line | Evidence |", "|---|---|---|"],
+                     [_verified_row(c) for c in verified], ["", "</details>", ""]),
+        ]
+        foot = f"<sub>citeproof {md(report.tool_version)} · threshold {report.threshold:.2f}</sub>"
+        return head, sections, foot
+
+
+def _size(lines: list[str]) -> int:
+    """Characters of ``lines`` joined by newlines, with the final newline."""
+    return sum(len(line) + 1 for line in lines)
 
 
 def _line(claim: ClaimResult) -> str:

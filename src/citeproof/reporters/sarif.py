@@ -19,16 +19,22 @@ point at (the bundle file, with the line when the citation names lines) and a su
 ``relatedLocations``. Verified claims produce no result. The verdict, rate and counts are in
 ``runs[0].properties``.
 
-Where the files are: the findings ``uri`` is the findings path as given on the command line, and
-evidence files are that bundle's path joined with the bundle-relative file (both relative to where
-the command ran, as code scanning expects). When the bundle's path is unknown, evidence files are
-bundle-relative with ``uriBaseId`` ``EVIDENCE``. Output is deterministic: same report, same bytes.
+Where the files are: every path is made relative to a source root, ``%SRCROOT%`` in
+``originalUriBaseIds`` (SARIF 2.1.0 §3.14.14; its ``uri`` is the root as an absolute ``file:`` URI
+ending in ``/``), so GitHub code scanning places the results in the repository whether the command
+was given relative or absolute paths. The root is the repository the command ran in (the nearest
+directory upward holding ``.git``), else the current directory; paths outside it stay absolute
+``file:`` URIs. The findings ``uri`` is the findings file; evidence files are the bundle's path
+joined with the bundle-relative file. When the bundle's path is unknown, evidence files are
+bundle-relative with ``uriBaseId`` ``EVIDENCE``; findings given as text have the placeholder
+``findings.md``. Output is deterministic: same report and directory, same bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
-from pathlib import PurePosixPath
+import os
+from pathlib import Path, PurePosixPath
 from typing import Any, TextIO
 from urllib.parse import quote
 
@@ -36,12 +42,23 @@ import orjson
 
 from ..contradictions import REGISTRY as CONTRADICTION_RULES
 from ..model import ClaimResult, ClaimStatus, ContradictionFinding, Report
-from .base import Reporter
+from .base import Reporter, ReportSettings
 from .common import DEFAULT_FINDINGS_URI, cap_exceeded, evidence_spot, one_line, report_context
 from .sarif_rules import CAP_RULE, STATUS_RULES, SarifRule, contradiction_rule, contradiction_rule_id
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/citeproof/"
+SRCROOT = "%SRCROOT%"
+
+
+def find_srcroot(start: str | Path | None = None) -> str:
+    """The source root for a run in ``start`` (default: the current directory): the nearest directory upward
+    holding ``.git`` (a directory, or the file of a worktree), else ``start`` itself."""
+    here = Path(os.path.abspath(start if start is not None else os.getcwd()))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return str(folder)
+    return str(here)
 
 
 class SarifReporter(Reporter):
@@ -50,12 +67,20 @@ class SarifReporter(Reporter):
 
     def __init__(
         self, color: bool = False, *, source: str | None = None, evidence_root: str | None = None,
-        max_unverified: int | None = None,
+        max_unverified: int | None = None, srcroot: str | None = None, cwd: str | None = None,
     ) -> None:
+        """``srcroot``: the ``%SRCROOT%`` directory (default: :func:`find_srcroot` of ``cwd``); ``cwd``: where
+        relative paths in the report start (default: the current directory when the report is written)."""
         super().__init__(color)
         self.source = source
         self.evidence_root = evidence_root
         self.max_unverified = max_unverified
+        self.srcroot = srcroot
+        self.cwd = cwd
+
+    @classmethod
+    def configured(cls, settings: ReportSettings) -> SarifReporter:
+        return cls(settings.color, srcroot=settings.srcroot, cwd=settings.cwd)
 
     def write(self, report: Report, stream: TextIO) -> None:
         stream.write(orjson.dumps(self.document(report), option=orjson.OPT_INDENT_2).decode())
@@ -64,7 +89,10 @@ class SarifReporter(Reporter):
     def document(self, report: Report) -> dict[str, Any]:
         """The SARIF log as a JSON-ready dict."""
         ctx = report_context(report, self.source, self.evidence_root, self.max_unverified)
-        out = _Results(_rules(report), _Where(ctx.source or DEFAULT_FINDINGS_URI, ctx.evidence_root))
+        cwd = os.path.abspath(self.cwd or os.getcwd())
+        paths = _Paths(os.path.abspath(self.srcroot) if self.srcroot else find_srcroot(cwd), cwd)
+        findings = paths.artifact(ctx.source) if ctx.source else {"uri": DEFAULT_FINDINGS_URI}
+        out = _Results(_rules(report), _Where(findings, ctx.evidence_root, paths))
         for claim in report.claims:
             if claim.status is not ClaimStatus.VERIFIED:
                 out.claim(claim)
@@ -95,8 +123,11 @@ class SarifReporter(Reporter):
                 "message": report.message,
             },
         }
+        bases: dict[str, Any] = {SRCROOT: {"uri": _dir_uri(paths.root), "description": {
+            "text": "the source root: the repository the report was made in, else the directory it was made in"}}}
         if ctx.evidence_root is None:
-            run["originalUriBaseIds"] = {"EVIDENCE": {"description": {"text": "the evidence bundle's root directory"}}}
+            bases["EVIDENCE"] = {"description": {"text": "the evidence bundle's root directory"}}
+        run["originalUriBaseIds"] = bases
         return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
@@ -122,15 +153,36 @@ def _uri(path: str) -> str:
     return quote(pure.as_posix(), safe="/")
 
 
+def _dir_uri(path: str) -> str:
+    uri = Path(path).as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+class _Paths:
+    """File paths as artifact locations: relative to the source root when inside it, else absolute file URIs."""
+
+    def __init__(self, root: str, cwd: str) -> None:
+        self.root = os.path.normpath(root)
+        self.cwd = cwd
+
+    def artifact(self, path: str) -> dict[str, str]:
+        posix = path.replace("\\", "/")
+        absolute = os.path.normpath(posix if PurePosixPath(posix).is_absolute() else os.path.join(self.cwd, posix))
+        if absolute == self.root or absolute.startswith(self.root.rstrip("/") + "/"):
+            return {"uri": _uri(os.path.relpath(absolute, self.root)), "uriBaseId": SRCROOT}
+        return {"uri": _uri(absolute)}
+
+
 class _Where:
     """Turns findings positions and bundle locations into SARIF locations."""
 
-    def __init__(self, findings: str, evidence_root: str | None) -> None:
-        self.findings = _uri(findings)
+    def __init__(self, findings: dict[str, str], evidence_root: str | None, paths: _Paths) -> None:
+        self.findings = findings
         self.evidence_root = evidence_root
+        self.paths = paths
 
     def claim(self, claim: ClaimResult, message: str | None = None) -> dict[str, Any]:
-        physical: dict[str, Any] = {"artifactLocation": {"uri": self.findings}}
+        physical: dict[str, Any] = {"artifactLocation": dict(self.findings)}
         if claim.line > 0:
             region: dict[str, Any] = {"startLine": claim.line}
             if claim.column > 0:
@@ -148,7 +200,7 @@ class _Where:
             return None
         artifact: dict[str, Any] = (
             {"uri": _uri(spot.file), "uriBaseId": "EVIDENCE"} if self.evidence_root is None
-            else {"uri": _uri(f"{self.evidence_root.rstrip('/')}/{spot.file}")}
+            else self.paths.artifact(f"{self.evidence_root.rstrip('/')}/{spot.file}")
         )
         physical: dict[str, Any] = {"artifactLocation": artifact}
         if with_lines and spot.start_line is not None:

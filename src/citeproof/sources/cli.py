@@ -6,11 +6,17 @@ CLAIMS.json is ``{"validated_claims": [...], "non_validated_claims": [...]}`` (e
 missing) or a bare list, read as the model's validated claims; a claim is a string or an object with
 a ``"claim"`` or ``"text"`` string. EVIDENCE.json is an object of evidence keys. Prints the
 categorized claims, ``validity_score``, the score breakdown, one explanation per claim and the
-warnings. Exit 0, or 2 with one line on stderr (``citeproof: error: FILE: what``) for unusable input.
+warnings.
+
+Exit 0; with ``--threshold T`` (0 to 1), exit 1 when ``validity_score`` is below T, as ``check``
+does for the verification rate, so a CI step fails (the JSON then has ``"threshold"`` and
+``"passed"``, the text report opens with PASSED/BLOCKED). Exit 2 with one line on stderr
+(``citeproof: error: FILE: what``) for unusable input.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -78,8 +84,11 @@ def load_evidence(path: Path) -> dict[str, Any]:
 @click.option("--rules", "rules_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Extra evidence-source rules (same shape as the shipped source_rules.json), merged by id.")
 @click.option("--format", "-f", "fmt", type=click.Choice(sorted(RENDERERS)), default="json", show_default=True)
+@click.option("--threshold", type=click.FloatRange(0.0, 1.0),
+              help="Exit 1 when the validity score is below this (0 to 1) [default: no threshold, exit 0].")
 @click.pass_context
-def sources_command(ctx: click.Context, claims_path: Path, evidence_path: Path, rules_path: Path | None, fmt: str) -> int:
+def sources_command(ctx: click.Context, claims_path: Path, evidence_path: Path, rules_path: Path | None, fmt: str,
+                    threshold: float | None) -> int:
     """Check pipeline claims against an evidence dict: categorized claims, validity score, warnings."""
     try:
         rules = load_rules(rules_path)
@@ -88,5 +97,6 @@ def sources_command(ctx: click.Context, claims_path: Path, evidence_path: Path, 
     except (ConfigError, FindingsError, BundleError) as exc:
         click.echo(f"citeproof: error: {' '.join(str(exc).split())}", err=True)
         ctx.exit(2)
+    report = dataclasses.replace(report, threshold=threshold)
     sys.stdout.write(RENDERERS[fmt](report))
-    return 0
+    return 0 if report.passed else 1

@@ -16,7 +16,11 @@ def render_json(report: SourcesReport) -> str:
 
 def render_text(report: SourcesReport) -> str:
     """One block per claim (weight, status, where it came from, why), then the warnings."""
-    lines = [f"validity score: {report.validity_score:.2f} ({report.score_reason()})",
+    gate = ""
+    if report.threshold is not None:
+        gate = (f"PASSED: validity score {report.validity_score:.2f} >= threshold {report.threshold:.2f}" if report.passed
+                else f"BLOCKED: validity score {report.validity_score:.2f} < threshold {report.threshold:.2f}")
+    lines = [*([gate] if gate else []), f"validity score: {report.validity_score:.2f} ({report.score_reason()})",
              f"validated: {len(report.validated_claims)}  non-validated: {len(report.non_validated_claims)}", ""]
     for e in report.explanations:
         status = e.status + (" (promoted)" if e.promoted else "")

@@ -61,12 +61,22 @@ class SourcesReport:
     bonus: float
     explanations: tuple[ClaimExplanation, ...]
     warnings: tuple[SourceWarning, ...]
+    threshold: float | None = None  # the score PASSED needs (``sources --threshold``); None: no gate
+
+    @property
+    def passed(self) -> bool:
+        """Whether the validity score reaches the threshold (always, without one)."""
+        return self.threshold is None or self.validity_score >= self.threshold
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "validated_claims": list(self.validated_claims),
             "non_validated_claims": list(self.non_validated_claims),
             "validity_score": self.validity_score,
+        }
+        if self.threshold is not None:
+            out |= {"threshold": self.threshold, "passed": self.passed}
+        return out | {
             "score": {"base": self.base, "bonus": self.bonus, "cap": 1.0, "reason": self.score_reason()},
             "explanations": [e.to_dict() for e in self.explanations],
             "warnings": [w.to_dict() for w in self.warnings],

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import CiteproofError
-from ..evidence.structured import MAX_DEPTH, too_deep
+from .structured import MAX_DEPTH, too_deep
 
 USER_AGENT = "citeproof-jira/1"
 MAX_BODY_BYTES = 16 * 1024 * 1024
