@@ -518,3 +518,33 @@ def test_a_snapshot_file_names_the_minute_it_was_taken(tmp_path: Path) -> None:
     bundle = _bundle(tmp_path, {"consumer-groups-0330.txt": table})
     assert _statuses("- Partition 7 lag at 03:30: 61,204 (consumer-groups-0330.txt:2).\n"
                      "- Partition 7 lag at 04:30: 61,204 (consumer-groups-0330.txt:2).\n", bundle) == ["verified", "unsupported"]
+
+
+def test_a_dotted_number_indexes_a_list_in_a_config_key(tmp_path: Path) -> None:
+    taskdef = json.dumps({"containerDefinitions": [{"name": "orders-api", "memory": 1024}]})
+    bundle = _bundle(tmp_path, {"taskdef.json": taskdef})
+    assert _statuses("- The hard memory limit is 1024 MiB (config:taskdef.json#containerDefinitions.0.memory).\n"
+                     "- The hard memory limit is 1024 MiB (config:taskdef.json#containerDefinitions[0].memory).\n"
+                     "- The hard memory limit is 1024 MiB (config:taskdef.json#containerDefinitions.1.memory).\n",
+                     bundle) == ["verified", "verified", "missing_evidence"]
+
+
+def test_php_fpm_times_and_numbers_that_are_no_instants(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {
+        "www.slow.log": "[14-Oct-2026 02:13:57]  [pool www] pid 31874\nscript_filename = /var/www/index.php\n",
+        "console.log": "[19:15:39.548] downloadable font: download failed: status=2152398850 source: http://example.com/a.woff\n",
+    })
+    assert _statuses("- The slow log's first trace is pid 31874 (timestamp:2026-10-14T02:13:57Z).\n"
+                     "- The font download failed at 19:15:39.548 (console.log:1).\n"
+                     "- The font download failed at 19:17:39.548 (console.log:1).\n", bundle) == ["verified", "verified", "unsupported"]
+
+
+def test_each_cited_key_is_read_where_the_claim_names_it(tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path, {"patroni.yml": "bootstrap:\n  dcs:\n    ttl: 30\n    loop_wait: 10\n",
+                                "env.log": "os: Ubuntu 22.04.3 LTS\nsystemd.version: 249.11-0ubuntu3.10\n"})
+    cites = "(config:patroni.yml#bootstrap.dcs.ttl, config:patroni.yml#bootstrap.dcs.loop_wait)"
+    assert _statuses(f"- Patroni runs with ttl 30 and loop_wait 10 {cites}.\n"
+                     f"- Patroni runs with ttl 10 and loop_wait 30 {cites}.\n"
+                     "- The host runs Ubuntu 22.04.3 LTS with systemd 249 (env:os, env:systemd.version).\n"
+                     "- The host runs Ubuntu 22.04.3 LTS with systemd 250 (env:os, env:systemd.version).\n",
+                     bundle) == ["verified", "contradicted", "verified", "contradicted"]

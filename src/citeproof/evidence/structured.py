@@ -198,6 +198,8 @@ def _walk(node: Any, parts: list[str | int]) -> Any:
     if not parts:
         return node
     head = parts[0]
+    if isinstance(head, str) and head.isdigit() and isinstance(node, list):
+        head = int(head)  # "containerDefinitions.0.memory" indexes the list as "containerDefinitions[0].memory" does
     if isinstance(head, int):
         if isinstance(node, list) and -len(node) <= head < len(node):
             return _walk(node[head], parts[1:])

@@ -14,7 +14,10 @@ id                example                                     zone
 ``monthday``      ``03-17 16:13:38.811`` (no year)            assumed
 ``healthapp``     ``20171224-1:2:35:789`` (unpadded)          assumed
 ``dotday``        ``[10.30 16:49:06]`` (MM.DD, no year)       assumed
-``epoch``         ``1768473045`` / ``1768473045123`` (s / ms)  UTC
+``daymonyear``    ``09 Jun 2026 10:20:47.744`` (Redis)         assumed
+``dashmon``       ``[14-Oct-2026 02:13:57]`` (PHP-FPM)        assumed
+``klog``          ``I0519 04:01:13.204551`` (no year)          assumed
+``epoch``         ``1768473045`` / ``1768473045123`` (s / ms)  UTC; not under a key that names no time (``status=``)
 ================  ==========================================  ===========================
 
 Naive times are in ``assume_tz`` (UTC unless configured). Formats without a year match any year.
@@ -139,7 +142,14 @@ def _healthapp(m: re.Match[str], tz: dt.tzinfo) -> Stamp | None:
     return _mk(int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[5]), g[6], tz)
 
 
+_EPOCH_KEY = re.compile(r"(\w+)[=:]\s?$")
+_TIME_KEY = re.compile(r"time|ts|date|epoch|when|stamp|created|updated|expires|start|end|^at$|^t$", re.I)
+
+
 def _epoch(m: re.Match[str], tz: dt.tzinfo) -> Stamp | None:
+    key = _EPOCH_KEY.search(m.string[max(0, m.start() - 32):m.start()])
+    if key and not _TIME_KEY.search(key.group(1)):
+        return None  # "status=2152398850", "bytes=1607001590": a number under another name is no instant
     secs = int(m.group(1))
     millis = m.group(2)
     try:
@@ -222,6 +232,13 @@ FORMATS: tuple[TsFormat, ...] = (
         lambda m, tz: _mk(int(m.group(3)), MONTHS.index(m.group(2)) + 1, int(m.group(1)), int(m.group(4)), int(m.group(5)),
                           int(m.group(6)), m.group(7), tz),
         lambda t: (f"{t.day:02d} {MONTHS[t.month - 1]} {t.year} {_hms(t)}",),
+    ),
+    TsFormat(  # PHP-FPM, PHP error logs: "[14-Oct-2026 02:13:57]"
+        "dashmon",
+        re.compile(r"(?<![\d-])(\d{2})-" + _MON + r"-(\d{4}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?"),
+        lambda m, tz: _mk(int(m.group(3)), MONTHS.index(m.group(2)) + 1, int(m.group(1)), int(m.group(4)), int(m.group(5)),
+                          int(m.group(6)), m.group(7), tz),
+        lambda t: (f"{t.day:02d}-{MONTHS[t.month - 1]}-{t.year} {_hms(t)}",),
     ),
     TsFormat(  # Kubernetes klog: "I0519 04:01:13.204551" (no year)
         "klog",

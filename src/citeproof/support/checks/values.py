@@ -81,10 +81,56 @@ def _actual_quantity(key: str, actual: Any) -> Quantity | None:
     return parse_quantity(text)
 
 
+_AFTER_NAME = re.compile(r"[\s:=`]*(?:is\s|of\s|at\s|to\s|was\s)?\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|[^\s,;()`]+)(?:\s([A-Za-z%]+))?")
+
+
+_BEFORE_NAME = re.compile(r"(?<![\w.:/])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s$")
+
+
+def _named_values(claim: str, key: str) -> list[str]:
+    """The values written at the place ``claim`` names ``key``: just after the name ("ttl 30", "loop_wait: 10",
+    "systemd 249", "max length of 50,000") or just before it ("2 erasure sets"). Each of several cited keys is
+    then read from its own place, not from the first number of the sentence."""
+    parts = [p for p in re.split(r"[.\[\]]", key.lower()) if p and not p.isdigit() and p not in ("version", "value")]
+    if not parts:
+        return []
+    leaf = parts[-1]
+    for name in dict.fromkeys((leaf, leaf.replace("_", " "), leaf.replace("_", "-"))):
+        m = re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", claim, re.I)
+        if m:
+            out = []
+            before = _BEFORE_NAME.search(claim[max(0, m.start() - 16):m.start()])
+            if before:
+                out.append(before.group(1))
+            after = _AFTER_NAME.match(claim[m.end():])
+            if after:
+                value, unit = after.group(1), after.group(2)
+                out.append(f"{value} {unit}" if unit and parse_quantity(f"{value} {unit}") else value)
+            return [v for v in out if re.fullmatch(r"v?\d[\d,.]*(?:[-+_][\w.]+)?", v.split()[0])]
+    return []
+
+
 def stated_in_claim(claim: str, key: str, actual: Any) -> tuple[Match, str]:
     """Whether ``claim`` states a value for ``key`` and whether it equals ``actual``."""
     if isinstance(actual, dict | list):
         return "not_stated", ""
+    named = _named_values(claim, key)
+    verdicts = []
+    for value in named:  # the value written at the key's name
+        got = _stated_in(value, key, actual)
+        bare = re.fullmatch(r"v?(\d+)", value.split()[0])
+        if got[0] == "match" or (bare and matches(bare.group(1), _text(actual))):
+            return "match", ""  # "systemd 249" names 249.11-0ubuntu3.10
+        if got[0] == "mismatch":
+            verdicts.append(got)
+        elif bare and ("version" in key.lower() or _VERSION.match(_text(actual).strip())):
+            verdicts.append(("mismatch", f"the claim says {value}, the evidence says {_text(actual)}"))
+    if verdicts:
+        return verdicts[0]
+    return _stated_in(claim, key, actual)
+
+
+def _stated_in(claim: str, key: str, actual: Any) -> tuple[Match, str]:
     actual_text = _text(actual)
     if actual_text.lower() in _TRUE | _FALSE:
         return _stated_switch(claim, actual_text.lower() in _TRUE, actual_text)
