@@ -267,28 +267,49 @@ def _stated_value(ctx: RuleContext, view: ClaimView, name: str) -> _Value | None
 _Value = tuple[float, str, ClaimView | None, str | None]  # value, dimension, the claim that states it, the config key that does
 
 
-def _phrase_value(ctx: RuleContext, view: ClaimView, qualifiers: frozenset[str], noun: str) -> _Value | None:
-    """The value another claim gives a bound named in words ("a 180 s hard limit", "a max length of 50,000 messages")."""
+@dataclass(frozen=True)
+class _Stated:
+    """A bound some claim gives a value: its word ("limit", "max.poll.interval.ms"), the lemmas around it, the value."""
+
+    view: ClaimView
+    word: str
+    near: frozenset[str]
+    value: _Value
+
+
+_STATED: list[tuple[tuple[ClaimView, ...], list[_Stated]]] = []  # the last run's index (holding its claims, so ids stay theirs)
+
+
+def _stated_bounds(ctx: RuleContext) -> list[_Stated]:
+    """Every bound the claims give a value, read once per run ("a 180 s hard limit", "a max length of 50,000")."""
+    if _STATED and _STATED[0][0] is ctx.claims:
+        return _STATED[0][1]
     bound_words = _bound_table()["bound_nouns"]
+    out: list[_Stated] = []
     for other in ctx.claims:
-        if other is view:
-            continue
         text = other.text
         for m in bound_words.finditer(text):
-            near = lemma_set(text[max(0, m.start() - 30):m.end() + 20])
-            if not (near & qualifiers) and m.group(0).lower().strip("_") != noun.lower().strip("_"):
-                continue  # "the hard limit" is the bound said with "hard"; any other limit is another bound
-            if qualifiers and not near & qualifiers:
-                continue
             lead = max(0, m.start() - 24)
             before = [x for x in _amounts(text[lead:m.start()]) if len(text[lead + x.end:m.start()].split()) <= 2]
             after = re.match(r"[\w.]*\s*(?:\w+\s)?(?:of|is|was|=|:|at|to|set\sto|configured\s(?:at|to))\s*", text[m.end():])
             later = _amounts(text[m.end() + after.end():m.end() + after.end() + 24]) if after else []
             pick = before[-1:] or [x for x in later if x.start == 0]
-            if pick:
-                unit = unit_from_key(m.group(0)) if re.search(r"[._]", m.group(0)) and not pick[0].dim else None
-                q = parse_quantity(f"{pick[0].low:g} {unit}") if unit else None  # "max.poll.interval.ms = 300000" is 300 s
-                return (q.value, q.unit, other, None) if q else (pick[0].low, pick[0].dim, other, None)
+            if not pick:
+                continue
+            unit = unit_from_key(m.group(0)) if re.search(r"[._]", m.group(0)) and not pick[0].dim else None
+            q = parse_quantity(f"{pick[0].low:g} {unit}") if unit else None  # "max.poll.interval.ms = 300000" is 300 s
+            value: _Value = (q.value, q.unit, other, None) if q else (pick[0].low, pick[0].dim, other, None)
+            out.append(_Stated(other, m.group(0).lower().strip("_"), lemma_set(text[max(0, m.start() - 30):m.end() + 20]), value))
+    _STATED[:] = [(ctx.claims, out)]
+    return out
+
+
+def _phrase_value(ctx: RuleContext, view: ClaimView, qualifiers: frozenset[str], noun: str) -> _Value | None:
+    """The value another claim gives a bound named in words ("a 180 s hard limit", "a max length of 50,000 messages"):
+    a bound said with the same qualifier ("hard"); any other limit is another bound."""
+    for stated in _stated_bounds(ctx):
+        if stated.view is not view and stated.near & qualifiers:
+            return stated.value
     return None
 
 
@@ -432,14 +453,15 @@ def _stating(ctx: RuleContext, view: ClaimView, bound: _Bound) -> ClaimView | No
     return ranked[0] if ranked else None
 
 
-def _readings(ctx: RuleContext, view: ClaimView, bound: _Bound, subject: frozenset[str]) -> list[tuple[ClaimView, _Amount]]:
+def _readings(ctx: RuleContext, view: ClaimView, bound: _Bound, subject: frozenset[str],
+              passed: dict[str, list[_Bound]]) -> list[tuple[ClaimView, _Amount]]:
     """What the other claims measure of the bounded thing, at the same moment, in the bound's dimension."""
     table = _bound_table()
     out: list[tuple[ClaimView, _Amount]] = []
     for other in ctx.claims:
         if other is view or other is bound.source or not same_scope(names(view.text), names(other.text)):
             continue
-        if (table["exceed"].search(other.text) and _passed_bounds(ctx, other)) or _EXCEPT.search(other.text):
+        if passed.get(other.id) or _EXCEPT.search(other.text):
             continue  # a claim about a bound of its own, or one that leaves some cases out ("apart from those")
         need = 2 if bound.dim == "s" else 1  # durations are everywhere: one shared word is not enough
         if shared(subject, other.text) >= need and _same_moment(view, other):
@@ -457,8 +479,9 @@ def _bounds_passed(ctx: RuleContext, done: set[frozenset[str]]) -> list[Found]:
     (64 rps cannot go over a 100 rps limit).
     """
     out: list[Found] = []
+    passed = {view.id: _passed_bounds(ctx, view) for view in ctx.claims}
     for view in ctx.claims:
-        for bound in _passed_bounds(ctx, view):
+        for bound in passed[view.id]:
             subject = event_words(bound.subject) - _GENERIC - lemma_set(" ".join(names(view.text)))  # hosts are the scope
             own = [a for a in _amounts(bound.before) if a.dim == bound.dim]
             if any(_reaches(a, bound) for a in own):
@@ -466,7 +489,7 @@ def _bounds_passed(ctx: RuleContext, done: set[frozenset[str]]) -> list[Found]:
             source = bound.source or (_stating(ctx, view, bound) if own else None)
             readings = [(source, a) for a in own] if own and source is not None else []
             if not readings:
-                readings = _readings(ctx, view, bound, subject)
+                readings = _readings(ctx, view, bound, subject, passed)
             if not readings:
                 continue
 

@@ -308,15 +308,13 @@ def _bindings(ctx: RuleContext, done: set[frozenset[str]]) -> list[Found]:
     Failing: "db-1 and db-2 both run MySQL 8.0.36" and "db-1 is still on 8.0.34".
     """
     change, _ = _table()
-    bound = [b for view in ctx.claims for b in _bound_values(view, change)]
+    groups: dict[tuple[str, str], list[_Bound]] = {}  # only values of one attribute of one kind of thing are compared
+    for view in ctx.claims:
+        for value in _bound_values(view, change):
+            kind = value.entity.split("|")[0] if value.attribute in ("count", "setting") else value.entity
+            groups.setdefault((value.attribute, "" if value.attribute == "exit code" else kind), []).append(value)
     out: list[Found] = []
-    for a, b in combinations(bound, 2):
-        if a.claim is b.claim or not _same_thing(a, b) or not _differ(a, b):
-            continue
-        pair = frozenset({a.claim.id, b.claim.id})
-        if pair in done:
-            continue
-        done.add(pair)
+    for a, b, others in _conflicts(groups, done):
         what = a.entity.split("|")[0] if a.attribute in ("count", "setting") else a.entity
         if a.attribute == "setting":
             what = f"{a.entity.split('|')[2]} {what}"
@@ -325,10 +323,33 @@ def _bindings(ctx: RuleContext, done: set[frozenset[str]]) -> list[Found]:
         backed = [c for c in (a.claim, b.claim) if c.result.status is ClaimStatus.VERIFIED]
         settle = (f"{backed[0].id} is backed by its cited evidence; correct {(b.claim if backed[0] is a.claim else a.claim).id}"
                   if len(backed) == 1 else f"Check {label} in the evidence and correct {a.claim.id} or {b.claim.id}")
-        out.append(Found(ContradictionFinding(rule="factual", claims=[a.claim.id, b.claim.id],
+        out.append(Found(ContradictionFinding(rule="factual", claims=[a.claim.id, b.claim.id, *others],
                                               detail=f"{a.claim.id} says {label} is {a.value.lstrip('~')}, "
                                                      f"{b.claim.id} says {b.value.lstrip('~')}",
                                               resolution=settle)))
+    return out
+
+
+
+def _conflicts(groups: dict[tuple[str, str], list[_Bound]], done: set[frozenset[str]]) -> list[tuple[_Bound, _Bound, list[str]]]:
+    """Values of one thing that differ: each claim is reported once, against the first earlier claim that gives the
+    thing another value (so n claims that all disagree make n - 1 findings, not n²)."""
+    out: list[tuple[_Bound, _Bound, list[str]]] = []
+    for members in groups.values():
+        placed: set[str] = set()
+        for n, b in enumerate(members):
+            if b.claim.id in placed:
+                continue
+            for a in members[:n]:
+                if a.claim is b.claim or not _same_thing(a, b) or not _differ(a, b):
+                    continue
+                pair = frozenset({a.claim.id, b.claim.id})
+                if pair in done:
+                    continue
+                done.add(pair)
+                placed.add(b.claim.id)
+                out.append((a, b, []))
+                break
     return out
 
 

@@ -52,14 +52,15 @@ def event_words(found: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in found if len(w) >= 3 and not w[0].isdigit() and w not in _UNDATED and w not in _FRAMING)
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def words(text: str) -> tuple[str, ...]:
     """The content words of ``text`` in order, lower-cased, names kept whole (framing and stop words dropped)."""
     out = []
     for m in _TOKEN.finditer(text):
         low = m.group(0).lower()
         if low not in STOP_WORDS and low not in _FRAMING:
             out.append(m.group(0))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -100,6 +101,7 @@ def covers(key: tuple[frozenset[str], ...], found: frozenset[str]) -> bool:
     return bool(key) and all(forms & found for forms in key)
 
 
+@lru_cache(maxsize=4096)
 def names(text: str) -> tuple[str, ...]:
     """Host-like names ``text`` gives (a letter, a hyphen and a number: ``db-2``, ``worker-a1``), sorted."""
     return tuple(sorted({m.group(1).lower() for m in _NAME.finditer(text)}))

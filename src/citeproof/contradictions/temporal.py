@@ -219,6 +219,7 @@ _ORDINAL = re.compile(r"\b(?:last|second|third|next|final|another|new|each|every
 _QUALIFIED = re.compile(r"\s+(?:the|that|which|who|we|it|they|our|this)\s+\w+", re.I)  # a relative clause narrows it
 _WINDOWED = re.compile(r"\s(?:after|since|following|once|post)\b", re.I)
 _NOT_START = re.compile(r"\b(?:before|after|prior to|until|since|then|followed|preceded|later|earlier|no|not|never|without)\b", re.I)
+_MAX_NAMED = 6  # claims one finding names at most
 _ENDS = ("last", "stopped", "stop", "stops", "ended", "ends", "ceased", "ceases", "no")
 
 
@@ -372,38 +373,65 @@ def _starts_across(views: list[ClaimView], times: dict[str, list[Stated]], tol: 
     Failing: "OOM kills only started at 03:20:48 UTC" and "A replica was OOMKilled at 03:16:40 UTC".
     """
     starts = [s for v in views for s in _starts(v, times[v.id])]
+    by_view: dict[str, list[Start]] = {}
+    for s in starts:
+        by_view.setdefault(s.view.id, []).append(s)
+    dated = [v for v in views if len(times[v.id]) == 1]
+    said = {v.id: lemma_set(v.text) for v in dated}
+    naming: dict[str, set[int]] = {}  # lemma -> the dated claims that say it (positions), so each edge meets only its own
+    for n, v in enumerate(dated):
+        for lemma in said[v.id]:
+            naming.setdefault(lemma, set()).add(n)
+    with_edges = {n for n, v in enumerate(dated) if v.id in by_view}
     out = []
     reported = set(done)
+    paired: set[str] = set()
     for s in starts:
         began = "ended" if s.end else "began"
-        for other in views:
-            if other.id == s.view.id or len(times[other.id]) != 1:
+        against: list[tuple[float, ClaimView, Stated]] = []
+        near = set(with_edges)
+        for form in s.key[0]:
+            near |= naming.get(form, set())
+        for other in (dated[n] for n in sorted(near)):
+            if other.id == s.view.id:
                 continue
             pair = frozenset({s.view.id, other.id})
             if pair in reported or (s.scope and not set(s.scope) & {*names(other.text), *words(other.text.lower())}):
                 continue  # "the first OOM kill on worker-b2" is about worker-b2's kills only
+            edges = by_view.get(other.id, [])
+            if not edges and not covers(s.key, said[other.id]):
+                continue  # a claim that neither marks an edge nor names the event
             t = times[other.id][0]
             slack = max(tol, s.time.precision, t.precision)
             gap = _diff(s.time, t)
-            same = [o for o in starts if o.view is other and o.end == s.end and o.scope == s.scope and _same_event(o, s)]
-            if same and abs(gap) > slack:
+            same = [o for o in edges if o.end == s.end and o.scope == s.scope and _same_event(o, s)]
+            if same and abs(gap) > slack and s.view.id not in paired:
+                paired.add(s.view.id)  # one finding per edge against another: n disagreeing claims make n - 1, not n²
                 reported.add(pair)
                 a, b = sorted((s, same[0]), key=lambda x: (x.time.seconds, x.view.id))
                 out.append(_found(a.view, b.view, f"{a.view.id} says {a.phrase} {began} at {a.time.raw}, {b.view.id} at {b.time.raw} "
                                                   f"({abs(gap):g} s apart)",
                                   f"Check when {s.phrase} {began} in the evidence and correct {_unbacked(a.view, b.view)}"))
                 continue
-            if same or any(o.view is other for o in starts) or _NOT_START.search(other.text) or not covers(s.key, lemma_set(other.text)):
+            if same or edges or _NOT_START.search(other.text) or not covers(s.key, said[other.id]):
                 continue
             if any(n.counts and any(forms & lemma_set(" ".join(n.counts)) for forms in s.key) for n in other.facts.numbers):
                 continue  # "tpstats at 09:23:30 shows 17989 dropped mutations": a tally taken then, not an occurrence
             if (gap > slack and not s.end) or (-gap > slack and s.end):
                 reported.add(pair)
-                side = "later" if s.end else "earlier"
-                out.append(_found(other, s.view, f"{s.view.id} says {s.phrase} {began} at {s.time.raw}, but {other.id} reports it at "
-                                                 f"{t.raw}, {abs(gap):g} s {side}",
-                                  f"{s.phrase} {'ended no earlier' if s.end else 'began no later'} than {t.raw} ({other.id}); "
-                                  f"correct {_unbacked(s.view, other)}"))
+                against.append((abs(gap), other, t))
+        if against:  # one finding per edge, naming the claims that date the event past it (the farthest first)
+            against.sort(key=lambda x: (-x[0], x[1].id))
+            gap, other, t = against[0]
+            side = "later" if s.end else "earlier"
+            also = [o.id for _, o, _ in against[1:_MAX_NAMED]]
+            more = f" (also {', '.join(also)})" if also else ""
+            finding = _found(other, s.view, f"{s.view.id} says {s.phrase} {began} at {s.time.raw}, but {other.id} reports it at "
+                                            f"{t.raw}, {gap:g} s {side}{more}",
+                             f"{s.phrase} {'ended no earlier' if s.end else 'began no later'} than {t.raw} ({other.id}); "
+                             f"correct {_unbacked(s.view, other)}")
+            finding.finding.claims.extend(also)
+            out.append(finding)
     return out
 
 
