@@ -19,6 +19,20 @@ from pathlib import Path
 
 import citeproof
 
+# claims that each trigger a contradiction rule between two claims (issue 14), many of them disagreeing with each other
+_PAIR_CLAIMS = (
+    "- The first OOM kill on worker-a{h} was at 10:{m:02d}:{s:02d} UTC (app.log:1).",
+    "- OOM kills only started at 10:{m:02d}:{s:02d} UTC (app.log:2).",
+    "- Connections were rejected because db-{h} exceeded the hard limit of connections (app.log:3).",
+    "- Max_used_connections on db-{h} peaked at {u} (app.log:1).",
+    "- The orders retry policy allows at most 3 attempts and gave up after 5 retries (app.log:2).",
+    "- In total {u} clients were dropped with query_wait_timeout (app.log:3).",
+    "- db-{h} (10.20.1.{u}) is the primary and runs MySQL 8.0.{u} (app.log:1).",
+    "- The container memory limit is {u}Mi, with a 256Mi limit per container (app.log:2).",
+    "- The restart came after the failover of db-{h} (app.log:3).",
+    "- No OOM kills were logged after 10:{m:02d}:{s:02d} (app.log:1).",
+)
+
 INPUTS: dict[str, Callable[[int], str]] = {
     "letters": lambda n: "a" * n,
     "digits": lambda n: "1" * n,
@@ -37,6 +51,8 @@ INPUTS: dict[str, Callable[[int], str]] = {
     "nested-bullets": lambda n: "\n".join("  " * (i % 200) + "- x" for i in range(n // 200)),
     "claims": lambda n: "\n".join(f"- The server logged HTTP 429 at 10:30:{i % 60:02d} (app.log:{i % 3 + 1})." for i in range(n // 60)),
     "mixed": lambda n: ("HTTP 429 'q' `x` a.b.c 10:30:45 P-1 JIRA:AB-1 (app.log:2) e.g. " * (n // 64)),
+    "pair-rules": lambda n: "\n".join(_PAIR_CLAIMS[i % len(_PAIR_CLAIMS)].format(h=i % 9, m=i // 60 % 60, s=i % 60, u=i % 250)
+                                      for i in range(n // 80)),
 }
 
 

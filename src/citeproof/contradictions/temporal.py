@@ -348,13 +348,20 @@ _GENERIC_EVENT = frozenset({"error", "errors", "failure", "failures", "event", "
                             "issue", "problem", "exception", "exceptions", "occurrence"})
 
 
+def _core(start: Start) -> tuple[frozenset[str], ...]:
+    """The words of an edge's key that name its event (not "error", "failure", "event")."""
+    return tuple(forms for forms in start.key if not forms & _GENERIC_EVENT)
+
+
+def _signature(start: Start) -> tuple[str, ...]:
+    """One lemma per word of the edge's event, for grouping the edges that may name the same event."""
+    return tuple(sorted(min(forms) for forms in (_core(start) or start.key)))
+
+
 def _same_event(a: Start, b: Start) -> bool:
     """Two edges name one event when each one's words are said by the other's (bar words that only say it happened):
     "Last image 503" and "Image 503s ... stop" do; "First 503" and "First NOSRV 503" do not (NOSRV 503s are some 503s)."""
-    def core(start: Start) -> tuple[frozenset[str], ...]:
-        return tuple(forms for forms in start.key if not forms & _GENERIC_EVENT)
-
-    ka, kb = core(a), core(b)
+    ka, kb = _core(a), _core(b)
     return bool(ka and kb) and covers(ka, lemma_set(b.phrase)) and covers(kb, lemma_set(a.phrase))
 
 
@@ -382,17 +389,27 @@ def _starts_across(views: list[ClaimView], times: dict[str, list[Stated]], tol: 
     for n, v in enumerate(dated):
         for lemma in said[v.id]:
             naming.setdefault(lemma, set()).add(n)
-    with_edges = {n for n, v in enumerate(dated) if v.id in by_view}
+    has_edge = [v.id in by_view for v in dated]
+    position = {v.id: n for n, v in enumerate(dated)}
+    alike: dict[tuple[bool, tuple[str, ...], tuple[str, ...]], list[int]] = {}  # edges of one event, end and scope
+    for e in starts:
+        if e.view.id in position:
+            alike.setdefault((e.end, e.scope, _signature(e)), []).append(position[e.view.id])
     out = []
     reported = set(done)
     paired: set[str] = set()
     for s in starts:
         began = "ended" if s.end else "began"
         against: list[tuple[float, ClaimView, Stated]] = []
-        near = set(with_edges)
-        for form in s.key[0]:
+        near: set[int] = set()  # the claims that say the event's first word: an edge of the same event says it too
+        for form in (_core(s) or s.key)[0]:
             near |= naming.get(form, set())
-        for other in (dated[n] for n in sorted(near)):
+        edged = sorted(set(alike.get((s.end, s.scope, _signature(s)), [])))  # other edges of the event first
+        for other in [dated[n] for n in edged] + [dated[n] for n in sorted(near) if not has_edge[n]]:
+            if s.view.id in paired and other.id in by_view:
+                continue  # this edge already met one that disagrees with it
+            if len(against) >= _MAX_NAMED:
+                break  # enough to name: the finding lists at most _MAX_NAMED claims
             if other.id == s.view.id:
                 continue
             pair = frozenset({s.view.id, other.id})
