@@ -277,13 +277,8 @@ class _Stated:
     value: _Value
 
 
-_STATED: list[tuple[tuple[ClaimView, ...], list[_Stated]]] = []  # the last run's index (holding its claims, so ids stay theirs)
-
-
 def _stated_bounds(ctx: RuleContext) -> list[_Stated]:
-    """Every bound the claims give a value, read once per run ("a 180 s hard limit", "a max length of 50,000")."""
-    if _STATED and _STATED[0][0] is ctx.claims:
-        return _STATED[0][1]
+    """Every bound the claims give a value ("a 180 s hard limit", "a max length of 50,000"); read once per run."""
     bound_words = _bound_table()["bound_nouns"]
     out: list[_Stated] = []
     for other in ctx.claims:
@@ -300,14 +295,13 @@ def _stated_bounds(ctx: RuleContext) -> list[_Stated]:
             q = parse_quantity(f"{pick[0].low:g} {unit}") if unit else None  # "max.poll.interval.ms = 300000" is 300 s
             value: _Value = (q.value, q.unit, other, None) if q else (pick[0].low, pick[0].dim, other, None)
             out.append(_Stated(other, m.group(0).lower().strip("_"), lemma_set(text[max(0, m.start() - 30):m.end() + 20]), value))
-    _STATED[:] = [(ctx.claims, out)]
     return out
 
 
-def _phrase_value(ctx: RuleContext, view: ClaimView, qualifiers: frozenset[str], noun: str) -> _Value | None:
+def _phrase_value(stated_bounds: list[_Stated], view: ClaimView, qualifiers: frozenset[str]) -> _Value | None:
     """The value another claim gives a bound named in words ("a 180 s hard limit", "a max length of 50,000 messages"):
     a bound said with the same qualifier ("hard"); any other limit is another bound."""
-    for stated in _stated_bounds(ctx):
+    for stated in stated_bounds:
         if stated.view is not view and stated.near & qualifiers:
             return stated.value
     return None
@@ -332,7 +326,7 @@ def _config_value(ctx: RuleContext, subject: frozenset[str]) -> _Value | None:
     return None
 
 
-def _passed_bounds(ctx: RuleContext, view: ClaimView) -> list[_Bound]:
+def _passed_bounds(ctx: RuleContext, view: ClaimView, stated: list[_Stated]) -> list[_Bound]:
     """The bounds ``view`` says were reached or passed, each with its value and where the value was read."""
     table = _bound_table()
     text = split_negation(view.text)[0]
@@ -365,7 +359,7 @@ def _passed_bounds(ctx: RuleContext, view: ClaimView) -> list[_Bound]:
                 found = _stated_value(ctx, view, name.strip(".").split("<")[0])
             else:
                 qualifiers = event_words(lemma_set(rest[: noun.start()])) - _GENERIC
-                found = ((_phrase_value(ctx, view, qualifiers, noun.group(0)) if qualifiers else None)  # "its timeout": which?
+                found = ((_phrase_value(stated, view, qualifiers) if qualifiers else None)  # "its timeout": which?
                          or _config_value(ctx, event_words(subject) - _GENERIC))
         if found is None:
             continue
@@ -390,7 +384,7 @@ def _passed_bounds(ctx: RuleContext, view: ClaimView) -> list[_Bound]:
                               text[start + a.start:m.end()].strip()))
             continue
         qualifiers = event_words(lemma_set(head[max(0, noun.start() - 25):noun.start()])) - _GENERIC
-        found = ((_phrase_value(ctx, view, qualifiers, noun.group(0)) if qualifiers else None)
+        found = ((_phrase_value(stated, view, qualifiers) if qualifiers else None)
                  or _config_value(ctx, event_words(subject) - _GENERIC))
         if found is not None:
             value, dim, source, where = found
@@ -479,7 +473,8 @@ def _bounds_passed(ctx: RuleContext, done: set[frozenset[str]]) -> list[Found]:
     (64 rps cannot go over a 100 rps limit).
     """
     out: list[Found] = []
-    passed = {view.id: _passed_bounds(ctx, view) for view in ctx.claims}
+    stated = _stated_bounds(ctx)
+    passed = {view.id: _passed_bounds(ctx, view, stated) for view in ctx.claims}
     for view in ctx.claims:
         for bound in passed[view.id]:
             subject = event_words(bound.subject) - _GENERIC - lemma_set(" ".join(names(view.text)))  # hosts are the scope
