@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 from ...evidence.timestamps import stamps_in
 from ...text import ordered_terms, stem, terms
@@ -138,9 +139,13 @@ def _only_absent(term: str, text: str) -> bool:
                                or _ABSENT_AFTER.match(text[m.start() : m.start() + 60]) for m in found)
 
 
-_REPORTING = frozenset(lemma for w in (
-    "return respond answer receive get see log show record have hit serve send produce throw raise emit occur appear happen "
-    "contain find encounter").split() for lemma in lemmas(w))
+@cache
+def _reporting() -> frozenset[str]:
+    """The lemmas of verbs that report a status rather than say who acted (computed on first use: the lemmatizer
+    loads its tables then, not when citeproof is imported)."""
+    return frozenset(lemma for w in (
+        "return respond answer receive get see log show record have hit serve send produce throw raise emit occur appear "
+        "happen contain find encounter").split() for lemma in lemmas(w))
 
 
 def _about_the_status(negated: str) -> bool:
@@ -148,24 +153,28 @@ def _about_the_status(negated: str) -> bool:
     the 504s" says who did not, which the statuses of the evidence cannot refute."""
     words = re.findall(r"[A-Za-z']+", negated)
     verb = next((w for w in words[1:3] if w.lower() not in ("not", "a", "an", "the", "any", "single", "even")), None)
-    return verb is None or not is_predicate(verb.lower()) or bool(lemmas(verb.lower()) & _REPORTING)
+    return verb is None or not is_predicate(verb.lower()) or bool(lemmas(verb.lower()) & _reporting())
 
 
 # what an HTTP status says of the outcome of a request (RFC 9110 status classes): a negated outcome word is refuted
 # when every cited request has a status of its class ("did not succeed" against 200, "was not redirected" against 302)
-_OUTCOMES = (
-    (frozenset(lemmas("succeed") | lemmas("success") | lemmas("successful") | lemmas("work") | lemmas("complete")), range(200, 300)),
-    (frozenset(lemmas("redirect") | lemmas("redirected")), range(300, 400)),
-    (frozenset(lemmas("fail") | lemmas("failure") | lemmas("error") | lemmas("reject") | lemmas("refuse") | lemmas("deny")),
-     range(400, 600)),
+_OUTCOME_WORDS = (
+    ("succeed success successful work complete", range(200, 300)),
+    ("redirect redirected", range(300, 400)),
+    ("fail failure error reject refuse deny", range(400, 600)),
 )
+
+
+@cache
+def _outcomes() -> tuple[tuple[frozenset[str], range], ...]:
+    return tuple((frozenset(lemma for w in words.split() for lemma in lemmas(w)), codes) for words, codes in _OUTCOME_WORDS)
 
 
 def _status_outcome(negated: str, statuses: list[int]) -> tuple[str, str, str] | None:
     if not statuses:
         return None
     words = {lemma for w in re.findall(r"[A-Za-z]+", negated) for lemma in lemmas(w.lower())}
-    for outcome, codes in _OUTCOMES:
+    for outcome, codes in _outcomes():
         if words & outcome and all(code in codes for code in statuses):
             word = sorted(words & outcome)[0]
             return "outcome_shown", str(statuses[0]), (f"the claim says it did not {word}, but the cited request returned "
