@@ -179,7 +179,7 @@ def _prose(text: str, scope: Scope | None, source: str = "findings") -> list[Cla
             )
             claims[-1] = Claim(prev.id, f"{prev.text} {sentence.text}", prev.citations + moved, prev.line, prev.column, prev.unverified)
             continue
-        if not is_claim_text(rest if refs else sentence.text, cited=bool(refs)):
+        if not is_claim_text(rest if refs else sentence.text, cited=bool(refs)) or (sentence.label and not refs):
             continue
         if not refs and recommends(sentence.section) and not is_unverified(sentence.text):
             continue  # "Replace the drive behind osd.9" under "Action items": a recommendation, not a claim

@@ -89,7 +89,7 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
     if outcome is not None:
         return outcome
     for q in facts.quotes:
-        if norm(q) in s.union:
+        if norm(q) in s.union and not _quoted_absent(q, s.union):  # not 'no object matching key "nginx"' for 'no class "nginx"'
             return "quote_shown", q, f"the claim says there is none, but the cited evidence shows '{q}'"
     head = " ".join(s.negated.split()[:5])  # "no ECONNRESET", "never 10.30.2.15": what is said to be absent comes first
     for ident in (*facts.identifiers, *facts.keywords):
@@ -124,6 +124,8 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
 _BOUND = re.compile(r"\b(?:longer|shorter|more|less|fewer|over|under|above|below|between|within|exceed\w*|than|beyond)\b", re.I)
 _ABSENT_BEFORE = re.compile(r"(?:\b(?:no|not|without|zero|none|lost|missing|lacks?|lacking|never|failed\s+to|unable\s+to|cannot|"
                             r"could\s+not|couldn't|did\s+not|didn't)|(?<![\d.,:=])\b0)\s+(?:[\w\-]+\s+){0,2}$", re.I)
+# before a quoted value: 'no object matching key "nginx"' says the value is not there
+_ABSENT_BEFORE_QUOTE = re.compile(r"\b(?:no|not|without|missing|unknown)\s+(?:[\w\-]+\s+){0,3}[\\]?[\"'“‘`]$", re.I)
 _ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No" is an absence, "ENOSPC: no space left" is not
     r"^[\w\-]*\W{1,3}(?:(?:0(?:\.0+)?\s?(?:[kKMGT]i?B|bytes|ms|s)?|no|none|false|null|zero)\b(?!\s+[a-z])|(?:lost|missing|unavailable|not\s+found|miss|bypass|expired)\b)",
     re.I)
@@ -132,11 +134,25 @@ _ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No
 def _only_absent(term: str, text: str) -> bool:
     """A mention of the term in the evidence is itself an absence ("No cluster leader", "leader: none",
     "x-cache-status: MISS", "0 invoices written"): the evidence agrees with the claim instead of refuting it."""
-    found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))[:MAX_MENTIONS]
-    if any(_ZERO_AFTER.match(text, m.end(), m.end() + 60) for m in found):
-        return True  # "failed=0", "Free swap = 0kB" (not "ENOSPC: no space left")
-    return bool(found) and any(_ABSENT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
-                               or _ABSENT_AFTER.match(text[m.start() : m.start() + 60]) for m in found)
+    return any(absent_at(text, m.start(), m.end()) for m in mentions(term, text))
+
+
+def _quoted_absent(value: str, text: str) -> bool:
+    """Every mention of the quoted value is a value said not to be there ('no object matching key "nginx"')."""
+    found = mentions(norm(value), text)
+    return bool(found) and all(_ABSENT_BEFORE_QUOTE.search(text[max(0, m.start() - 60):m.start()]) for m in found)
+
+
+def mentions(term: str, text: str) -> list[re.Match[str]]:
+    """Where ``text`` mentions ``term`` (at a word start, case aside), at most :data:`MAX_MENTIONS` of them."""
+    return list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))[:MAX_MENTIONS]
+
+
+def absent_at(text: str, start: int, end: int) -> bool:
+    """Whether the mention ``text[start:end]`` says the thing is absent: "failed=0", "Free swap = 0kB", "leader: none",
+    "no leader" (not "ENOSPC: no space left")."""
+    return bool(_ZERO_AFTER.match(text, end, end + 60) or _ABSENT_AFTER.match(text[start:start + 60])
+                or _ABSENT_BEFORE.search(text[max(0, start - 40):start]))
 
 
 @cache
