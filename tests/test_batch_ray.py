@@ -37,15 +37,19 @@ def local(cases: Path) -> tuple[int, str, str]:
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def test_the_command_starts_a_local_ray_and_prints_what_local_prints(cases: Path, local: tuple[int, str, str]) -> None:
-    """No --address and no RAY_ADDRESS: the command starts Ray for this run. Its stdout is the local engine's; on a
-    terminal, stderr shows every count of cases done, then the same table (nothing from Ray)."""
+def test_the_command_starts_a_local_ray_and_prints_what_local_prints(cases: Path, local: tuple[int, str, str],
+                                                                     tmp_path: Path) -> None:
+    """No --address and no RAY_ADDRESS: the command starts Ray for this run, whose workers inherit its environment
+    (the cache directory). Its stdout is the local engine's; on a terminal, stderr shows every count of cases done,
+    then the same table (nothing from Ray)."""
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["CITEPROOF_CACHE_DIR"] = str(tmp_path / "cache")
     code, shown, out = on_tty(["batch", str(cases), "--engine", "ray"], env, "stderr")
     assert (code, out) == local[:2]
     assert all(f"batch: {n} of 22 cases" in shown for n in range(23)), shown
     assert shown.replace("\r\n", "\n").rsplit("\x1b[K", 1)[1] == local[2]  # after the erased progress line: the table
     assert local[0] == 2 and len(local[1].splitlines()) == 22
+    assert len(list((tmp_path / "cache").glob("claims-*.json"))) == 20
 
 
 @pytest.fixture(scope="module")
@@ -77,12 +81,12 @@ def test_resume_on_ray(cluster: None, cases: Path, local: tuple[int, str, str], 
 def test_case_timeout_on_ray(cluster: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "cases"
     generated(root, 2)
-    slow_case(root)
+    slow_case(root, "a-slow")  # first: its worker goes on with the next cases
     code, lines, _ = batch(capsys, str(root), "--engine", "ray", "--case-timeout", "1")
     assert code == 2
     assert [(r["case"], r["status"]) for r in lines] == [
-        ("broken", "ERROR"), ("case-0000", "PASSED"), ("case-0001", "PASSED"), ("packed", "PASSED"), ("slow", "ERROR")]
-    assert lines[-1]["error"] == "slow: timed out after 1 s (--case-timeout)"
+        ("a-slow", "ERROR"), ("broken", "ERROR"), ("case-0000", "PASSED"), ("case-0001", "PASSED"), ("packed", "PASSED")]
+    assert lines[0]["error"] == "a-slow: timed out after 1 s (--case-timeout)"
 
 
 def test_cache_dir_reaches_the_ray_workers(cluster: None, cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -278,13 +278,19 @@ class _Ordered:
         self.next = 0
         self.emit = emit
 
+    def has(self, n: int) -> bool:
+        return self.results[n] is not None
+
     def put(self, n: int, result: Result) -> bool:
         """False when position ``n`` already has its result (nothing is counted twice)."""
-        if self.results[n] is not None:
+        if self.has(n):
             return False
         self.results[n] = result
-        while self.next < len(self.results) and self.results[self.next] is not None:
-            self.emit(self.results[self.next])  # type: ignore[arg-type]
+        while self.next < len(self.results):
+            ready = self.results[self.next]
+            if ready is None:
+                break
+            self.emit(ready)
             self.next += 1
         return True
 
@@ -340,9 +346,10 @@ def _drive(engine: Engine, todo: list[tuple[int, Case]], opts: Options, timeout:
             result = future.result()
         except Exception as exc:  # the worker, not the case: the case's own errors are results
             result = error_result(case, engine.lost(case, exc))
-        if ordered.put(n, result):
+        if not ordered.has(n):  # a case is counted once
             count += 1
             progress(count)
+            ordered.put(n, result)
 
 
 def kept_results(cases: Sequence[Case], previous: Mapping[str, Result]) -> dict[int, Result]:

@@ -148,9 +148,15 @@ def batch(cases_dir: Path, jobs: int | None, engine: str, address: str | None, c
             meter = Meter(sys.stderr, "batch", total, "cases")
         meter.advance(n - meter.done)
 
+    shared = is_terminal(sys.stdout)  # stdout and the progress line on one screen: the line steps aside for the result
+
     def emit(result: dict[str, Any]) -> None:
+        if meter is not None and shared:
+            meter.close()
         sys.stdout.write(orjson.dumps(result).decode() + "\n")
         sys.stdout.flush()  # a line per finished case: an interrupted run leaves what --resume needs
+        if meter is not None and shared:
+            meter.advance(0)  # drawn again below the line
 
     options = {"threshold": threshold, "config": config_or_discovered(config), "use_cache": False if no_cache else None}
     try:
