@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from citeproof.batch import _Ordered, read_resume
 from citeproof.cli import main
 
 from .batch_cases import batch, generated, slow_case
+from .test_first_use import on_tty
 
 CLI = [sys.executable, "-m", "citeproof"]
 
@@ -201,21 +201,8 @@ def test_cache_dir_option_is_where_the_workers_cache(cases: Path, tmp_path: Path
 
 def test_lines_and_progress_on_one_terminal_do_not_run_together(cases: Path, full: list[str]) -> None:
     """stdout and stderr on the same terminal: the progress line is erased before each JSON line and drawn again after."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([*CLI, "batch", str(cases), "--jobs", "2"], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    assert proc.wait(timeout=300) == 2
-    screen = b"".join(chunks).decode()
+    code, screen, _ = on_tty(["batch", str(cases), "--jobs", "2"], dict(os.environ), "both")
+    assert code == 2
     assert "batch: 10 of 10 cases (100%)" in screen and "%){" not in screen
     shown = [piece.rsplit("\x1b[K", 1)[-1] for piece in screen.split("\r\n")]
     assert [line for line in shown if line.startswith("{")] == full
