@@ -26,10 +26,15 @@ from .score_pairs import score
 NOW = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
 PAIRS = Path(__file__).parent / "pairs"
 # (paraphrases verified, fabrications caught) per pair set
-PAIR_FLOORS = {  # measured floors (paraphrases verified, fabrications caught), regression guards only
-    "p1-ops": (0.76, 0.81), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.84), "p4-ops": (0.66, 0.74), "p5-ops": (0.71, 0.67),
-    "p6-ops": (0.68, 0.68), "p7-ops": (0.64, 0.69), "p8-ops": (0.79, 0.70), "p9-ops": (0.78, 0.77),
-    "p10-ops": (0.82, 0.81), "p11-ops": (0.85, 0.70), "p12-ops": (0.87, 0.73),
+# measured floors (paraphrases verified, fabrications caught), regression guards only. Session 8 lowered five
+# fabrication floors by 0.01-0.02 on purpose: a long claim may leave two fifths of its content words unanchored
+# (support/checks/anchoring.py allowed_loose), which over all 12 sets verifies 48 more paraphrases and 12 more
+# fabrications (1323 and 1227 of 1671, against 1275 and 1239), and over the labelled corpus 27 more correct claims
+# and 3 more wrong ones.
+PAIR_FLOORS = {
+    "p1-ops": (0.76, 0.81), "p2-ops": (0.67, 0.73), "p3-ops": (0.70, 0.84), "p4-ops": (0.66, 0.72), "p5-ops": (0.71, 0.66),
+    "p6-ops": (0.68, 0.66), "p7-ops": (0.64, 0.69), "p8-ops": (0.79, 0.70), "p9-ops": (0.78, 0.77),
+    "p10-ops": (0.82, 0.80), "p11-ops": (0.85, 0.70), "p12-ops": (0.87, 0.72),
 }
 
 

@@ -17,26 +17,62 @@ text, a findings file, or a list of :class:`Claim` values, e.g. from :func:`clai
 
 from __future__ import annotations
 
-from . import sources
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .config import Options, make_options
-from .engine import check_claims, validate
-from .errors import BundleError, CiteproofError, ConfigError, FindingsError
-from .evidence import Bundle
-from .extract import claim_of
-from .integrations.langgraph_node import ValidationState, make_router, validate_node
-from .integrations.validator_hook import ClaimValidatorHook
-from .model import (
-    CitationRef,
-    CitationResult,
-    Claim,
-    ClaimResult,
-    ClaimStatus,
-    ContradictionFinding,
-    Report,
-    Verdict,
-)
-from .sources import SourcesReport, check_sources
+
+if TYPE_CHECKING:  # the names below are imported on first use: ``import citeproof`` stays fast for the CLI and the hook
+    from . import sources
+    from .config import Options, make_options
+    from .engine import check_claims, validate
+    from .errors import BundleError, CiteproofError, ConfigError, FindingsError
+    from .evidence import Bundle
+    from .extract import claim_of
+    from .integrations.langgraph_node import ValidationState, make_router, validate_node
+    from .integrations.validator_hook import ClaimValidatorHook
+    from .model import (
+        CitationRef,
+        CitationResult,
+        Claim,
+        ClaimResult,
+        ClaimStatus,
+        ContradictionFinding,
+        Report,
+        Verdict,
+    )
+    from .sources import SourcesReport, check_sources
+
+_WHERE = {
+    "sources": ".sources",
+    "Options": ".config", "make_options": ".config",
+    "check_claims": ".engine", "validate": ".engine",
+    "BundleError": ".errors", "CiteproofError": ".errors", "ConfigError": ".errors", "FindingsError": ".errors",
+    "Bundle": ".evidence",
+    "claim_of": ".extract",
+    "ValidationState": ".integrations.langgraph_node", "make_router": ".integrations.langgraph_node",
+    "validate_node": ".integrations.langgraph_node",
+    "ClaimValidatorHook": ".integrations.validator_hook",
+    "CitationRef": ".model", "CitationResult": ".model", "Claim": ".model", "ClaimResult": ".model",
+    "ClaimStatus": ".model", "ContradictionFinding": ".model", "Report": ".model", "Verdict": ".model",
+    "SourcesReport": ".sources", "check_sources": ".sources",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, each imported from its module when first asked for (PEP 562)."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'citeproof' has no attribute {name!r}")
+    module = import_module(where, __name__)
+    value = module if name == "sources" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "Bundle",

@@ -9,7 +9,10 @@ size, modification and change times, and for small files their content; the opti
 the bundle or options starts a new file. The file lives in the index cache directory and is sealed like
 its entries (:mod:`citeproof.evidence.cache`): a file whose seal does not match, that does not parse, or
 whose entries have the wrong shape is a miss, never a verdict and never an error. Contradiction rules
-always run afresh, since they look across claims.
+run afresh whenever any claim changed, since they look across claims.
+
+A run whose findings text and source are also unchanged returns the stored report whole
+(:class:`ReportCache`, a file per findings text beside the claims file), without loading the checking code.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from .evidence import Bundle
 from .evidence.access import UnreadableEvidence, read_regular
 from .evidence.bundle import EvidenceFile
 from .evidence.cache import HASHED_BYTES, MAX_ENTRY_BYTES, seal, unseal, write_atomic
-from .model import Claim, ClaimResult, Evidence
+from .model import Claim, ClaimResult, Evidence, Report
 
 
 def _digest(value: Any) -> str:
@@ -58,27 +61,46 @@ def _evidence(stored: Any) -> Evidence:
     return Evidence(**fields)
 
 
+def run_key(bundle: Bundle, opts: Options) -> str:
+    """The digest of everything but the claims that a verdict depends on: the build, the bundle's files, the options,
+    the day."""
+    files = sorted(_fingerprint(bundle, f) for f in bundle.files.values())
+    day = (opts.now or dt.datetime.now(dt.UTC)).date().isoformat()
+    settings = opts.model_dump(mode="json", exclude={"now"})
+    return _digest([__version__, _rules(), str(bundle.root), bundle.shown(), files, settings, day])
+
+
+def _load(root: Path | None, name: str, field: str) -> Any:
+    """The ``field`` of the sealed cache file ``name``, or None when it is absent, altered or not ours."""
+    if root is None:
+        return None
+    try:
+        payload = unseal(read_regular(root / name, MAX_ENTRY_BYTES, nofollow=True))
+        loaded = orjson.loads(payload) if payload is not None else {}
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    # the seal covers the name too: a sealed file copied over another bundle's or options' name is a miss
+    return loaded.get(field) if isinstance(loaded, dict) and loaded.get("name") == name else None
+
+
+def _save(root: Path | None, name: str, field: str, value: Any) -> None:
+    if root is None:
+        return
+    sealed = seal(orjson.dumps({"name": name, field: value}))
+    if sealed is not None:
+        write_atomic(root, name, sealed)
+
+
 class ClaimCache:
     """Loads the verdicts of a bundle + options once per run and writes them back at the end."""
 
-    def __init__(self, bundle: Bundle, opts: Options) -> None:
+    def __init__(self, bundle: Bundle, opts: Options, key: str | None = None) -> None:
         self.bundle = bundle
         self.root = bundle.index_cache.root
-        files = sorted(_fingerprint(bundle, f) for f in bundle.files.values())
-        day = (opts.now or dt.datetime.now(dt.UTC)).date().isoformat()
-        settings = opts.model_dump(mode="json", exclude={"now"})
-        self.name = f"claims-{_digest([__version__, _rules(), str(bundle.root), bundle.shown(), files, settings, day])}.json"
-        self.entries: dict[str, Any] = {}
+        self.name = f"claims-{key or run_key(bundle, opts)}.json"
+        loaded = _load(self.root, self.name, "claims")
+        self.entries: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
         self.dirty = False
-        if self.root is not None:
-            try:
-                payload = unseal(read_regular(self.root / self.name, MAX_ENTRY_BYTES, nofollow=True))
-                loaded = orjson.loads(payload) if payload is not None else {}
-            except (OSError, orjson.JSONDecodeError):
-                loaded = {}
-            # the seal covers the name too: a sealed file copied over another bundle's or options' name is a miss
-            ok = isinstance(loaded, dict) and loaded.get("name") == self.name and isinstance(loaded.get("claims"), dict)
-            self.entries = loaded["claims"] if ok else {}
 
     def get(self, claim: Claim) -> tuple[ClaimResult, list[str], tuple[Evidence, ...], str] | None:
         hit = self.entries.get(claim_key(claim))
@@ -108,11 +130,32 @@ class ClaimCache:
         self.dirty = True
 
     def save(self) -> None:
-        if self.root is None or not self.dirty:
-            return
-        sealed = seal(orjson.dumps({"name": self.name, "claims": self.entries}))
-        if sealed is not None:
-            write_atomic(self.root, self.name, sealed)
+        if self.dirty:
+            _save(self.root, self.name, "claims", self.entries)
+
+
+class ReportCache:
+    """The whole report of a run, kept under the digest of its findings text and source and of :func:`run_key`:
+    a re-run on unchanged inputs returns it without checking anything. A file that is altered, not sealed by
+    this installation, or not a valid report is a miss."""
+
+    def __init__(self, bundle: Bundle, opts: Options, text: str, source: str) -> None:
+        self.root = bundle.index_cache.root
+        self.run_key = run_key(bundle, opts) if self.root is not None else None
+        rejected = sorted(bundle.rejected.items())
+        self.name = f"report-{_digest([self.run_key, text, source, rejected])}.json"
+
+    def get(self) -> Report | None:
+        stored = _load(self.root, self.name, "report")
+        if not isinstance(stored, dict):
+            return None
+        try:
+            return Report.model_validate(stored)
+        except ValueError:  # pydantic's ValidationError: a stored shape this build does not read
+            return None
+
+    def put(self, report: Report) -> None:
+        _save(self.root, self.name, "report", report.model_dump(mode="json"))
 
 
 def _fingerprint(bundle: Bundle, file: EvidenceFile) -> tuple[Any, ...]:
@@ -128,4 +171,4 @@ def _fingerprint(bundle: Bundle, file: EvidenceFile) -> tuple[Any, ...]:
         return (*head, exc.reason)
 
 
-__all__ = ["ClaimCache", "claim_key"]
+__all__ = ["ClaimCache", "ReportCache", "claim_key", "run_key"]

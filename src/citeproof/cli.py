@@ -34,18 +34,24 @@ from typing import Any
 import click
 
 from ._version import __version__
-from .engine import validate
+from .commands import ConfigCommand, ConfigOption, LazyGroup, config_or_discovered
 from .errors import CiteproofError
-from .integrations.cli import ConfigCommand, ConfigOption, config_or_discovered, hook_command, init_command, mcp_command, record_context
-from .reporters import REPORTERS
-from .reporters.base import ReportSettings
-from .sources.cli import sources_command
+from .reporters import REPORTER_NAMES
 from .terminal import Meter, is_terminal, wants_color
 
 EXIT_PASSED, EXIT_BLOCKED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# each of these is imported only when it runs: ``citeproof check`` never loads the MCP server, ``hook`` not ``sources``
+_LAZY = {
+    "sources": ".sources.cli:sources_command",
+    "hook": ".integrations.cli:hook_command",
+    "init": ".integrations.cli:init_command",
+    "mcp": ".integrations.cli:mcp_command",
+}
+
+
+@click.group(cls=LazyGroup, lazy=_LAZY, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="citeproof")
 def cli() -> None:
     """Check an AI agent's incident findings against the real evidence: PASSED or BLOCKED."""
@@ -55,7 +61,7 @@ def cli() -> None:
 @click.argument("findings", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--evidence", "-e", required=True, type=click.Path(path_type=Path),
               help="Evidence bundle: a directory or a single file.")
-@click.option("--format", "-f", "fmt", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--format", "-f", "fmt", type=click.Choice(sorted(REPORTER_NAMES)), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here instead of stdout.")
 @click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
 @click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
@@ -81,8 +87,11 @@ def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config:
           **options: Any) -> int:
     """Validate FINDINGS (Markdown/text or claims JSON; - for stdin) against the evidence bundle."""
     from .config import make_options
+    from .engine import validate
     from .extract import read_stdin_findings
     from .integrations.common import as_findings_text
+    from .reporters import REPORTERS
+    from .reporters.base import ReportSettings
 
     opts = make_options(config_or_discovered(config), use_cache=False if no_cache else None, **options)
     source: str | Path = as_findings_text(read_stdin_findings(sys.stdin.buffer)) if str(findings) == "-" else findings
@@ -100,6 +109,8 @@ def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config:
             raise CiteproofError(f"cannot write report ({exc.strerror or exc})", output) from None
     named = context if context is not None else (Path(opts.context) if opts.context else None)
     if named is not None:
+        from .integrations.cli import record_context
+
         record_context(named, report, evidence)
     return EXIT_PASSED if report.passed else EXIT_BLOCKED
 
@@ -212,12 +223,6 @@ def index(evidence: Path, assume_tz: str | None) -> int:
             print(f"{file.rel}: {what} ({file.size / 1e6:.1f} MB)")
         print(f"indexed {len(files)} files in {time.perf_counter() - start:.2f} s into {bundle.index_cache.root}")
     return EXIT_PASSED
-
-
-cli.add_command(sources_command)
-cli.add_command(hook_command)
-cli.add_command(init_command)
-cli.add_command(mcp_command)
 
 
 def _terminated(*_: object) -> None:

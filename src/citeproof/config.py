@@ -34,7 +34,7 @@ relative paths in the file (``context``, ``causal_rules``) are taken from the fi
     jira_retries: 2           # extra tries after a timeout, a connection error, 429 or 5xx
     hook_max_attempts: 3      # times `citeproof hook` blocks one stop chain before letting it go
     hook_fail_open: false     # true: an internal error of the hook allows the stop (default: blocks)
-    anchor_slack: 2           # content words of a claim the cited evidence may leave unanchored
+    anchor_slack: 2           # content words of a claim the cited evidence may leave unanchored (or 2/5 of a long claim's)
                               # (0: every word must be anchored; see citeproof/support/anchor.py)
     anchor_strict_verbs: false  # true: an unanchored verb form ("crashed") always makes the claim unsupported
     max_chars: 65000          # --format markdown: cut the report to this many characters (0: no limit)

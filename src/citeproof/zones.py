@@ -6,6 +6,8 @@ Passing::
 
     >>> document_zone("Timeline. All times below are CEST.")
     '+02:00'
+    >>> document_zone("Times in the table are PDT; the evidence is in UTC.")
+    '-07:00'
     >>> column_zone("| Time (PT, UTC-8) | Event | Source |")
     '-08:00'
 
@@ -25,11 +27,15 @@ ZONE_NAMES = {"CET": "+01:00", "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:0
               "PST": "-08:00", "PDT": "-07:00", "JST": "+09:00", "KST": "+09:00", "AEST": "+10:00", "AEDT": "+11:00",
               "ICT": "+07:00", "WIB": "+07:00", "SGT": "+08:00", "HKT": "+08:00", "PHT": "+08:00", "AWST": "+08:00",
               "NZST": "+12:00", "NZDT": "+13:00", "MSK": "+03:00", "EAT": "+03:00", "SAST": "+02:00", "CAT": "+02:00",
-              "WAT": "+01:00", "BRT": "-03:00", "ART": "-03:00", "AKST": "-09:00", "AKDT": "-08:00", "HST": "-10:00"}
+              "WAT": "+01:00", "BRT": "-03:00", "ART": "-03:00", "AKST": "-09:00", "AKDT": "-08:00", "HST": "-10:00",
+              "IST": "+05:30", "NPT": "+05:45", "PKT": "+05:00", "GST": "+04:00", "ACST": "+09:30", "ACDT": "+10:30"}
+# IST is read as India Standard Time, its most common use in operations write-ups (Irish and Israel Standard Time
+# share the letters; a document that means one of them should give the offset: "IST (UTC+1)")
 
 _ZONE = r"(?P<zone>(?:UTC|GMT)\s?[+-]\s?\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{3,4})\b"
-_DOC_ZONE = re.compile(
-    r"\b(?i:all\s+(?:the\s+)?times(?:\s+(?:below|here|above|in\s+this\s+\w+))?\s*(?:are\s+|:\s*)?(?:in\s+|given\s+in\s+)?)" + _ZONE
+_DOC_ZONE = re.compile(  # "all times below are CEST" anywhere; "Times in the table are CEST" as a sentence of its own
+    r"(?:\b(?i:all\s+(?:the\s+)?times)|(?:^|(?<=[.!?]\s)|(?<=\n))\s*(?:The\s+)?Times)"
+    r"(?i:(?:\s+(?:below|here|above|in\s+(?:this|the)\s+\w+))?\s*(?:are\s+|:\s*)?(?:in\s+|given\s+in\s+)?)" + _ZONE
 )
 _CELL_ZONE = re.compile(r"(?<![\w+-])" + _ZONE)
 _TIME_HEADER = re.compile(r"\b(?:time|when|timestamp)\b", re.I)

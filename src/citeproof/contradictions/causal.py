@@ -358,9 +358,9 @@ def _passed_bounds(ctx: RuleContext, view: ClaimView, stated: list[_Stated]) -> 
             if name:
                 found = _stated_value(ctx, view, name.strip(".").split("<")[0])
             else:
-                qualifiers = event_words(lemma_set(rest[: noun.start()])) - _GENERIC
+                qualifiers = event_words(lemma_set(rest[: noun.start()])) - _generic()
                 found = ((_phrase_value(stated, view, qualifiers) if qualifiers else None)  # "its timeout": which?
-                         or _config_value(ctx, event_words(subject) - _GENERIC))
+                         or _config_value(ctx, event_words(subject) - _generic()))
         if found is None:
             continue
         value, dim, source, where = found
@@ -383,9 +383,9 @@ def _passed_bounds(ctx: RuleContext, view: ClaimView, stated: list[_Stated]) -> 
             out.append(_Bound(view, a.low, a.dim, False, None, None, subject, text[: start + a.start] + " " + after,
                               text[start + a.start:m.end()].strip()))
             continue
-        qualifiers = event_words(lemma_set(head[max(0, noun.start() - 25):noun.start()])) - _GENERIC
+        qualifiers = event_words(lemma_set(head[max(0, noun.start() - 25):noun.start()])) - _generic()
         found = ((_phrase_value(stated, view, qualifiers) if qualifiers else None)
-                 or _config_value(ctx, event_words(subject) - _GENERIC))
+                 or _config_value(ctx, event_words(subject) - _generic()))
         if found is not None:
             value, dim, source, where = found
             out.append(_Bound(view, value, dim, False, source, where, subject, text[:start] + " " + after,
@@ -420,7 +420,10 @@ def _measured(view: ClaimView, bound: _Bound, skip_words: re.Pattern[str]) -> li
     return out
 
 
-_GENERIC = lemma_set("because cause caused due result reason limit limits timeout timed time out maximum max threshold "
+@cache
+def _generic() -> frozenset[str]:
+    """Words of a cause or a bound that name no particular quantity (their lemmas, computed on first use)."""
+    return lemma_set("because cause caused due result reason limit limits timeout timed time out maximum max threshold "
                      "quota pool size took take taking lasted waited after exceeded exceed hit reached crossed went over past "
                      "that this the its their set configured")
 
@@ -440,7 +443,7 @@ def _stating(ctx: RuleContext, view: ClaimView, bound: _Bound) -> ClaimView | No
     table = _bound_table()
     found = [other for other in ctx.claims if other is not view and any(
         x.dim == bound.dim and abs(x.low - bound.value) <= 1e-9 + 0.005 * bound.value for x in _amounts(other.text))]
-    subject = event_words(bound.subject) - _GENERIC
+    subject = event_words(bound.subject) - _generic()
     ranked = sorted(found, key=lambda o: (not re.search(r"\b(?:is|are|was)\s(?:set|configured|declared|capped|limited)\b", o.text, re.I),
                                           not (table["limiting"].search(o.text) or table["bound_nouns"].search(o.text)),
                                           -shared(subject, o.text)))  # the claim that configures the bound, first
@@ -477,7 +480,7 @@ def _bounds_passed(ctx: RuleContext, done: set[frozenset[str]]) -> list[Found]:
     passed = {view.id: _passed_bounds(ctx, view, stated) for view in ctx.claims}
     for view in ctx.claims:
         for bound in passed[view.id]:
-            subject = event_words(bound.subject) - _GENERIC - lemma_set(" ".join(names(view.text)))  # hosts are the scope
+            subject = event_words(bound.subject) - _generic() - lemma_set(" ".join(names(view.text)))  # hosts are the scope
             own = [a for a in _amounts(bound.before) if a.dim == bound.dim]
             if any(_reaches(a, bound) for a in own):
                 continue  # "the event-loop delay (1187 ms) was above the 1000 ms limit" measures its own cause

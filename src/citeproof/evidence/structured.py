@@ -358,4 +358,51 @@ def jira_text(issue: dict[str, Any]) -> str:
     for name in ("created", "updated", "resolutiondate", "duedate"):
         if fields.get(name):
             parts.append(f"{name} {fields[name]}")
+    parts.extend(_field_phrases(fields))
     return " ".join(p for p in parts if p)
+
+
+def _names(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for item in items:
+        if isinstance(item, dict):
+            item = item.get("name") or item.get("displayName") or item.get("value") or item.get("key")
+        if item not in (None, ""):
+            out.append(str(item))
+    return out
+
+
+def _field_phrases(fields: dict[str, Any]) -> list[str]:
+    """The ticket's other fields as a person reads them, each a phrase of its own: "project Team Argon (AR)",
+    "assigned to Mister Morris", "fix versions: none", "components: Jamflam, Jammy", "watchers: 2", "comments: 0".
+    A list field that is present and empty says "none", so "no fix version was set" is read against it."""
+    out: list[str] = []
+    project = fields.get("project")
+    if isinstance(project, dict) and (project.get("name") or project.get("key")):
+        out.append(f"project {project.get('name') or ''} ({project.get('key') or ''}).")
+    for name, phrase in (("assignee", "assigned to"), ("reporter", "reported by"), ("creator", "created by")):
+        value = fields.get(name)
+        if isinstance(value, dict):
+            who = [str(v) for v in (value.get("displayName"), value.get("name")) if v]
+            if who:
+                out.append(f"{phrase} {' '.join(dict.fromkeys(who))}.")
+    if fields.get("resolutiondate"):
+        out.append(f"resolved {fields['resolutiondate']}.")
+    for name, phrase in (("components", "components"), ("fixVersions", "fix versions"), ("versions", "affects versions"),
+                         ("labels", "labels")):
+        if name in fields and isinstance(fields[name], list):
+            out.append(f"{phrase}: {', '.join(_names(fields[name])) or 'none'}.")
+    watches = fields.get("watches")
+    if isinstance(watches, dict) and isinstance(watches.get("watchCount"), int):
+        out.append(f"watchers: {watches['watchCount']}.")
+    votes = fields.get("votes")
+    if isinstance(votes, dict) and isinstance(votes.get("votes"), int):
+        out.append(f"votes: {votes['votes']}.")
+    comment = fields.get("comment")
+    if isinstance(comment, dict) and isinstance(comment.get("comments"), list):
+        out.append(f"comments: {len(comment['comments']) or 'none'}.")
+    if "timespent" in fields or "worklog" in fields:
+        spent = fields.get("timespent")
+        out.append(f"logged work: {spent if isinstance(spent, int) and spent > 0 else 'none'}.")
+    return out

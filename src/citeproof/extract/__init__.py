@@ -15,21 +15,20 @@ in reading order.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..citations import Scope, find_citations
 from ..errors import FindingsError
-from ..evidence.access import open_regular, read_all
+from ..findings_io import decode_findings, load_findings, read_stdin_findings
 from ..model import CitationRef, Claim
 from ..zones import column_zone
 from .markdown import is_claim_text, is_unverified, recommends, sentences
 
-MAX_FINDINGS_BYTES = 64 * 1024 * 1024
+if TYPE_CHECKING:
+    from ..citations import Scope
+
 MAX_SENTENCE_CHARS = 100_000  # ten times the longest claim that is checked (engine.MAX_CLAIM_CHARS)
 MAX_CLAIMS = 20_000  # an agent's findings hold tens to hundreds; at about 1 ms a claim, a larger document is refused
 _FILLER = re.compile(
@@ -38,52 +37,10 @@ _FILLER = re.compile(
 )
 
 
-def load_findings(path: str | Path) -> str:
-    """Read a findings file as text (UTF-8, BOM allowed), with a one-line error on failure.
+def _find_citations(text: str, scope: Scope | None) -> list[CitationRef]:
+    from ..citations import find_citations  # the formats, imported when findings are read, not with this module
 
-    Only a regular file is read (a FIFO, a device or a directory is an error, never a hang), and at most
-    :data:`MAX_FINDINGS_BYTES` of it."""
-    p = Path(path)
-    try:
-        fd = open_regular(p)
-    except FileNotFoundError:
-        raise FindingsError("findings file not found", p) from None
-    except OSError as exc:
-        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
-    try:
-        st = os.fstat(fd)
-        if st.st_size > MAX_FINDINGS_BYTES:
-            raise FindingsError(f"findings file is too large ({st.st_size} bytes, limit {MAX_FINDINGS_BYTES})", p)
-        raw = read_all(fd, MAX_FINDINGS_BYTES + 1)
-    except OSError as exc:
-        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", p) from None
-    finally:
-        os.close(fd)
-    return decode_findings(raw, str(p))
-
-
-def read_stdin_findings(stream: BinaryIO) -> str:
-    """Findings piped in (``citeproof check -``): the same limits and decoding as a file, named ``<stdin>``."""
-    try:
-        raw = stream.read(MAX_FINDINGS_BYTES + 1)
-    except OSError as exc:
-        raise FindingsError(f"cannot read findings ({exc.strerror or exc})", "<stdin>") from None
-    return decode_findings(raw, "<stdin>")
-
-
-def decode_findings(raw: bytes, name: str) -> str:
-    """Findings bytes as text: UTF-16 with a BOM, else UTF-8 (BOM allowed); binary data is an error naming ``name``."""
-    if len(raw) > MAX_FINDINGS_BYTES:
-        raise FindingsError(f"findings are too large (more than the limit of {MAX_FINDINGS_BYTES} bytes)", name)
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16", errors="replace")
-    if b"\x00" in raw[:65536]:
-        raise FindingsError("findings are not text (binary data)", name)
-    text = raw.decode("utf-8-sig", errors="replace")
-    sample = text[:65536]
-    if sample and sample.count("\ufffd") > max(8, len(sample) // 20):
-        raise FindingsError("findings are not UTF-8 text (mostly undecodable bytes)", name)
-    return text
+    return list(find_citations(text, scope))
 
 
 def read_claims(text: str, scope: Scope | None = None, source: str = "findings", structured: bool | None = None) -> list[Claim]:
@@ -156,7 +113,7 @@ def _footnotes(text: str, scope: Scope | None = None) -> tuple[str, dict[str, st
     listed_from = head.end() if head is not None else len(text)
     chosen = []
     for start, end, number, definition in spans:
-        refs = find_citations(definition, scope)
+        refs = _find_citations(definition, scope)
         # a note: a marker points at it, or it sits under a "Sources:" heading and holds nothing but citations
         if refs and (number in referred or (start >= listed_from and _FILLER.match(_without(definition, refs)))):
             chosen.append((start, end, number, definition))
@@ -188,7 +145,7 @@ def _bare_lines(text: str, path: str, scope: Scope | None) -> list[CitationRef]:
     for m in _BARE_LINES.finditer(text):
         canonical = f"{path}:{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
         out += [CitationRef(r.format_id, r.raw, m.start(), m.end(), r.fields, r.parse_error)
-                for r in find_citations(canonical, scope) if r.format_id == "file:line"]
+                for r in _find_citations(canonical, scope) if r.format_id == "file:line"]
     return out
 
 
@@ -205,14 +162,14 @@ def _prose(text: str, scope: Scope | None, source: str = "findings") -> list[Cla
         if len(sentence.text) > MAX_SENTENCE_CHARS:  # reported as too long to check; its citations are not read
             claims.append(Claim(f"c{len(claims) + 1}", sentence.text, (), sentence.line, sentence.column))
             continue
-        refs = find_citations(sentence.text, scope)
+        refs = _find_citations(sentence.text, scope)
         if not refs and cited_file is not None and cited_file[0] == sentence.block:
             refs = _bare_lines(sentence.text, cited_file[1], scope)
         paths = [str(r.fields["path"]) for r in refs if r.format_id == "file:line" and "path" in r.fields]
         if paths:
             cited_file = (sentence.block, paths[-1])
         for mark in _marks(sentence.text, notes):
-            refs += [CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in find_citations(notes.get(mark, ""), scope)]
+            refs += [CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in _find_citations(notes.get(mark, ""), scope)]
         rest = _without(sentence.text, refs)
         if refs and claims and _FILLER.match(rest):
             prev = claims[-1]
@@ -222,7 +179,7 @@ def _prose(text: str, scope: Scope | None, source: str = "findings") -> list[Cla
             )
             claims[-1] = Claim(prev.id, f"{prev.text} {sentence.text}", prev.citations + moved, prev.line, prev.column, prev.unverified)
             continue
-        if not is_claim_text(rest if refs else sentence.text, cited=bool(refs)):
+        if not is_claim_text(rest if refs else sentence.text, cited=bool(refs)) or (sentence.label and not refs):
             continue
         if not refs and recommends(sentence.section) and not is_unverified(sentence.text):
             continue  # "Replace the drive behind osd.9" under "Action items": a recommendation, not a claim
@@ -295,9 +252,9 @@ def claim_of(text: str, citations: list[str] | tuple[str, ...] = (), scope: Scop
     """One claim as structured input gives it: its text (citations in it are found too) and the citations
     listed for it, each parsed like a citation in text; one in no known format is kept as an ``unknown``
     citation that fails the claim (unknown is never a pass)."""
-    refs = list(find_citations(text, scope))
+    refs = list(_find_citations(text, scope))
     for cited in citations:
-        parsed = find_citations(cited, scope)
+        parsed = _find_citations(cited, scope)
         if parsed:
             refs.extend(CitationRef(r.format_id, r.raw, -1, -1, r.fields, r.parse_error) for r in parsed)
         else:

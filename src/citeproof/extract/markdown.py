@@ -40,44 +40,58 @@ _SENT_END = re.compile(  # a footnote marker may follow the stop: "... state.[^1
 
 _PLAN = re.compile(
     r"^(?:next,?\s+|then,?\s+|now,?\s+)?(?:(?:i|we)(?:\s+will|'ll|\s+am going to|\s+are going to|\s+plan to|\s+intend to|"
-    r"\s+need to|\s+should|\s+would like to|\s+want to)|let me|let's|let us|next step|to do:|todo)\b"
+    r"\s+need to|\s+should|\s+would(?:\s+like\s+to)?|'d|\s+want to)|let me|let's|let us|next step|to do:|todo)\b"
     r"|^(?:next|next steps?|follow-?ups?|to do|action items?)\s?:",
     re.I,
 )
 _META = re.compile(
     r"^(?:phase\s+\d+\w*(?:\s+\w+){0,2}\s+(?:is\s+)?(?:complete|completed|done|finished|started|begins)|"
     r"(?:analysis|investigation|validation)\s+(?:complete|completed|done|finished)|"
-    r"(?:hi|hello|hey|thanks|thank you|great|okay|ok|sure|summary|findings|conclusion|overview|details)\b[\s!.,:]*$)",
+    r"(?:hi|hello|hey|thanks|thank you|great|okay|ok|sure|summary|findings|conclusion|overview|details|"
+    r"cheers|regards|best|best regards|kind regards|many thanks|thx|ty)\b[\s!.,:]*$)",
     re.I,
 )
 # sentences about the investigation or the document rather than the incident ("I reviewed the bundle.",
 # "Here are my findings.", "All claims below are cited."): not claims when they cite nothing
 _ABOUT_WORK = re.compile(
-    r"^(?:(?:okay|ok|so|alright|right|(?:hi|hello|hey)(?:\s+(?:all|team|everyone|folks))?),?\s+)?"
+    r"^(?:(?:okay|ok|so|alright|right|(?:hi|hello|hey)(?:\s+(?:all|team|everyone|folks|@?\[?~?[\w.-]+\]?))?),?\s+)?"
     r"(?:(?:i|we)(?:\s+have|'ve)?\s+(?:also\s+|then\s+|first\s+|now\s+)?(?:reviewed|investigated|analy[sz]ed|read|looked|went|gone|"
     r"been\s+through|dug|parsed|checked|"
     r"examined|inspected|summari[sz]ed|used|collected|pulled|gathered|compared|walked|scanned|grepped|searched|correlated|"
     r"cross-checked|combined|worked|focused|concentrated)\b|"
     r"(?:here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|(?:this|that)\s+(?:concludes|completes|ends)|"
     r"(?:all|every|each)\s+(?:of\s+the\s+)?(?:claims?|findings?|statements?)\s+(?:below|above|here|in\s+this)|"
-    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment|analysis|post-?mortem|rca)\s+"
-    r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|is\b|"
+    r"(?:this|the)\s+(?:report|document|write-?up|summary|review|note|comment|analysis|post-?mortem|rca|timeline|thread)\s+"
+    r"(?:covers|summari[sz]es|describes|lists|reconstructs|explains|documents|analy[sz]es|reviews|records|follows|traces|"
+    r"walks\s+through|is\b|"
     r"(?:was|is|has\s+been|will\s+be)\s+(?:prepared|written|compiled|updated|based|put\s+together|drafted|assembled)\b)|"
     r"(?:reviewed|investigated|analy[sz]ed|went\s+through|dug\s+through|parsed|examined|inspected|pulled|gathered|compared|"
     r"grepped|searched|correlated|cross-checked|looked\s+(?:at|through|into))\s+(?:the|all|both|each|every|my|our)\b|"
-    r"(?:posting|sharing|attaching|dropping|adding)\s+(?:the|my|our|this)\b|"
+    r"(?:posting|sharing|attaching|dropping|dumping|adding)\s+(?:the|my|our|this|what)\b|"
+    # the limits of the work: "I have not looked at the other CI systems"
+    r"(?:i|we)\s+(?:have\s+not|haven't|haven’t|did\s+not|didn't|didn’t|could\s+not|couldn't|couldn’t)\s+(?:yet\s+)?"
+    r"(?:looked|checked|reviewed|examined|investigated|verified|analy[sz]ed|read|seen|gone)\b|"
+    # where the document comes from: "Timeline reconstructed from the bundle", "Prepared from the cert-manager logs"
+    r"(?:(?:the\s+)?(?:timeline|findings|notes|summary|analysis|report|write-?up)\s+)?(?:reconstructed|prepared|compiled|"
+    r"assembled|written|drawn\s+up|put\s+together)\s+(?:from|for|using|with)\b|"
+    r"(?:structured|triage|investigation|incident|my|our)\s+(?:findings|notes|summary|analysis|report)\s+(?:for|of|on)\b|"
     r"that(?:'s|\s+is)\s+(?:all|everything|it)\b|nothing\s+else\s+(?:to|in)\b|"
     r"(?:end|start|beginning)\s+of\s+(?:the\s+|my\s+)?(?:findings|report|notes|summary|analysis)\b|"
     r"(?:findings|notes|summary|analysis|report)\s+(?:for|of|on|from)\s+(?:the|this|our|my)\s+[\w\s-]{0,60}?"
     r"(?:investigation|incident|outage|review|analysis)\b|"
     r"(?:(?:i'm|i’m|i am|we're|we’re|we are)\s+)?(?:happy|glad|available)\s+to\b|(?:feel free|ping me|let me know|reach out)\b|"
-    r"all\s+(?:the\s+)?times\s+(?:below\s+|here\s+|above\s+)?(?:are\s+)?(?:in\s+)?(?:[A-Z]{3,4}\b|(?:UTC)?[+-]\d)))",
+    r"(?:all\s+)?(?:the\s+)?times\s+(?:in\s+(?:the|this)\s+\w+\s+|below\s+|here\s+|above\s+)?(?:are\s+)?(?:in\s+)?"
+    r"(?:[A-Z]{3,4}\b|(?:UTC)?[+-]\d)))",
     re.I,
 )
-_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b"  # file names, calendar dates and zone offsets do not make a meta sentence a claim
+# file names, calendar dates, zone offsets, times of day (the window a write-up covers) and names with digits do not
+# make a meta sentence a claim
+_FILE_NAME = re.compile(r"\S+\.[A-Za-z]{2,5}\b"
                         r"|\b\d{1,2}(?:st|nd|rd|th)?\s(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
                         r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s\d{1,2}(?:st|nd|rd|th)?\b"
-                        r"|\b(?:UTC|GMT)\s?[+-]\d{1,2}(?::?\d{2})?|(?<!\d)[+-]\d{2}:\d{2}\b", re.I)
+                        r"|\b(?:UTC|GMT)\s?[+-]\d{1,2}(?::?\d{2})?|(?<!\d)[+-]\d{2}:\d{2}\b"
+                        r"|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[–-]\s?\d{1,2}:\d{2}(?::\d{2})?)?(?:\s?(?:UTC|GMT|Z))?"
+                        r"|\b[A-Za-z][A-Za-z_-]*\d[\w-]*", re.I)  # and names with digits: es-data-3, lb01, x509
 # "I compared the two configs and the pool size differs": after the work, a statement about the incident
 _ASSERTS = re.compile(r"\b(?:and|but|so|which|that|:)\s+(?!(?:these|this|here|that|what)\s+(?:is|are)\b)(?:\w+\s+){0,4}?"
                       r"(?:is|are|was|were|differs?|differed|shows?|showed|had|has|caused?|failed|returned|broke|crashed|ran\s+out)\b",
@@ -99,6 +113,7 @@ class Sentence:
     block: int
     section: str = ""  # the heading the sentence is under ("5. Action items")
     header: str = ""  # the header row of the table the sentence is a row of
+    label: bool = False  # a run-in heading ("**The fix.** We ...") or a byline ("**sre-agent** · 10:52"): names, asserts nothing
 
 
 # headings of sections that recommend rather than report: an uncited sentence there is not a claim. The names are
@@ -265,12 +280,25 @@ def _bracket_delta(text: str, a: int, b: int) -> int:
     return chunk.count("(") - chunk.count(")") + chunk.count("[") - chunk.count("]")
 
 
+# a sentence wholly in strong emphasis, short enough to be a heading; and a byline: a name in emphasis and a time
+_STRONG_ONLY = re.compile(r"^(\*\*|__)(?:(?!\1).){1,60}?\1$")
+_BYLINE = re.compile(r"^(\*\*|__|\*|_)[\w.@ -]{1,40}?\1\s*(?:[·•|—–-]\s*)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|"
+                     r"\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?)\s*$")
+
+
 def sentences(text: str) -> Iterator[Sentence]:
+    """The sentences of a findings document in reading order, with where each is and what it is under.
+
+    A run-in heading (a paragraph's first sentence wholly in strong emphasis, with more text after it,
+    ``**The drain.** xk2lp received SIGTERM ...``) and a chat byline (``**sre-agent** · 10:52``) are
+    marked ``label``: they name what follows and assert nothing."""
     for index, block in enumerate(blocks(text)):
         joined = block.text()
-        for offset, sentence in split_sentences(joined):
+        parts = split_sentences(joined)
+        for n, (offset, sentence) in enumerate(parts):
             line, column = block.locate(offset)
-            yield Sentence(sentence, line, column, index, block.section, block.header)
+            label = bool(_BYLINE.match(sentence)) or (n == 0 and len(parts) > 1 and bool(_STRONG_ONLY.match(sentence)))
+            yield Sentence(sentence, line, column, index, block.section, block.header, label)
 
 
 def is_claim_text(text: str, cited: bool = True) -> bool:

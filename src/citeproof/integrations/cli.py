@@ -6,46 +6,19 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..config import CONFIG_NAMES, discover_config, make_options
+from ..commands import ConfigCommand, ConfigOption, config_or_discovered
 from ..errors import CiteproofError
-from ..model import Report
-from .hook import HookSettings, run_hook
 from .hook_input import FINDINGS_PATTERNS
 
+if TYPE_CHECKING:
+    from ..model import Report
 
-class ConfigOption(click.Option):
-    """``--config``: its help says where a run without it looks for one."""
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        record = super().get_help_record(ctx)
-        if record is None:  # pragma: no cover - hidden options only
-            return None
-        return record[0], f"{record[1]} [default: the nearest {', '.join(CONFIG_NAMES[:3])} or pyproject.toml with " \
-                          "[tool.citeproof], from the current directory upward: see below]"
-
-
-class ConfigCommand(click.Command):
-    """A command whose ``--help`` ends with the config file a run here would use (unwrapped, so it can be copied)."""
-
-    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        super().format_epilog(ctx, formatter)
-        found = discover_config()
-        formatter.write_paragraph()
-        if found is not None:
-            formatter.write(f"  Config file: {found} (without --config)\n")
-        else:
-            formatter.write(f"  Config file: none found from {os.getcwd()} upward\n")
-
-
-def config_or_discovered(config: Path | None, start: Path | None = None) -> Path | None:
-    """``--config`` when given, else the config file discovered from ``start`` (default: the current directory)."""
-    return config if config is not None else discover_config(start)
 
 
 @click.command("hook", cls=ConfigCommand)
@@ -67,6 +40,8 @@ def config_or_discovered(config: Path | None, start: Path | None = None) -> Path
 def hook_command(evidence: Path | None, context: Path | None, config: Path | None, threshold: float | None,
                  jira_url: str | None, max_attempts: int | None, fail_open: bool | None, patterns: tuple[str, ...]) -> int:
     """Claude Code hook (Stop, SubagentStop, PostToolUse): reads the payload on stdin, blocks unverified findings."""
+    from .hook import HookSettings, run_hook
+
     settings = HookSettings(evidence=evidence, context=context, config=config, threshold=threshold, jira_url=jira_url,
                             max_attempts=max_attempts, fail_open=fail_open, patterns=patterns or FINDINGS_PATTERNS)
     raw = sys.stdin.buffer.read().decode("utf-8", errors="replace")
@@ -98,6 +73,7 @@ def init_command(directory: Path, evidence: str | None, force: bool) -> int:
 @click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
 def mcp_command(roots: tuple[Path, ...], config: Path | None) -> int:
     """Serve the MCP tools validate_findings, check_citation and list_evidence over stdio."""
+    from ..config import make_options
     from .mcp_server import build_server
 
     config = config_or_discovered(config)
@@ -117,4 +93,4 @@ def record_context(context: Path, report: Report, evidence: Path) -> None:
     update_verification(context, report, evidence_root=evidence)
 
 
-__all__ = ["ConfigCommand", "ConfigOption", "config_or_discovered", "hook_command", "init_command", "mcp_command", "record_context"]
+__all__ = ["hook_command", "init_command", "mcp_command", "record_context"]

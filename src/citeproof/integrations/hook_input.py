@@ -32,7 +32,6 @@ from typing import Any
 
 from ..errors import CiteproofError, FindingsError
 from ..evidence.access import open_regular
-from ..extract import load_findings
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
@@ -139,6 +138,8 @@ def _written_file(event: HookEvent, patterns: tuple[str, ...]) -> Findings | Non
     if target is None or not any(fnmatch.fnmatch(target.name.lower(), p.lower()) for p in patterns):
         return None
     try:
+        from ..extract import load_findings  # the checking code, imported when a findings file is read
+
         return Findings(load_findings(target), str(target), target)
     except FindingsError as exc:
         content = event.tool_input.get("content")

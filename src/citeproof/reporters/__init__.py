@@ -36,5 +36,6 @@ class _Registry(Mapping[str, type[Reporter]]):
 
 
 REPORTERS: Mapping[str, type[Reporter]] = _Registry()
+REPORTER_NAMES = tuple(_WHERE)  # the ``--format`` choices, known without importing any reporter
 
-__all__ = ["REPORTERS", "Reporter"]
+__all__ = ["REPORTERS", "REPORTER_NAMES", "Reporter"]

@@ -8,9 +8,10 @@ the size limit for ``markdown``, the source root for ``sarif``) and ignoring the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, TextIO
+from typing import TYPE_CHECKING, ClassVar, TextIO
 
-from ..model import Report
+if TYPE_CHECKING:
+    from ..model import Report
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ What the support check (:func:`citeproof.support.check_support`) does with the a
 
 * an unanchored word of the event table (``data/events.json``: "crashed", "deleted", "failed") makes the
   claim ``unsupported``;
-* so do more than ``anchor_slack`` (default 2) other unanchored words; participant nouns the lexicon
-  calls ``weak`` (server, client, user, session, ...) are reported but not counted;
+* so do more than ``anchor_slack`` (default 2; in a long claim two fifths of its content words) other
+  unanchored words; participant nouns the lexicon calls ``weak`` (server, client, user, session, ...) are
+  reported but not counted;
 * ``anchor_slack: 0`` and ``anchor_strict_verbs: true`` (every unanchored verb form fails) make it strict.
 
 The reason of an unsupported claim names the words the evidence does not show; the JSON report lists

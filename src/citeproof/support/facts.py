@@ -206,6 +206,20 @@ _LOOSE_STATUS = re.compile(
 )
 
 
+_THOUSANDS = re.compile(r",\d{3}(?!\d)")
+
+
+@cache
+def _status_ranges() -> tuple[tuple[int, int], ...]:
+    data = json.loads(resources.files("citeproof").joinpath("data/http.json").read_text(encoding="utf-8"))
+    return tuple((int(low), int(high)) for low, high in data["statuses"])
+
+
+def is_status(code: int) -> bool:
+    """Whether ``code`` is an HTTP status that exists (``data/http.json``: the IANA registry and codes servers log)."""
+    return any(low <= code <= high for low, high in _status_ranges())
+
+
 def extract(text: str, http: bool = False) -> Facts:
     """Facts of ``text``; ``http`` says the claim cites HTTP captures, so a bare 3-digit code is a status."""
     return _kept_facts(text, http) if len(text) <= KEPT_TEXT else _extract(text, http)
@@ -230,12 +244,15 @@ def _extract(text: str, http: bool = False) -> Facts:
     status_spans: list[tuple[int, int]] = []
     patterns = _STATUS + ((_BARE_STATUS,) if http or _HTTP_CONTEXT.search(rest) else ()) + ((_LOOSE_STATUS,) if http else ())
     for pattern in patterns:
+        named = pattern in _STATUS[:2]  # "HTTP 503", "status 503": said to be a status, whatever the number
         for m in pattern.finditer(rest):
             if _PROCESS_EXIT.search(rest, max(0, m.start(1) - 40), m.start(1)):
                 continue  # "exited with status 137": a process's exit status, not an HTTP one
+            if not named and (_THOUSANDS.match(rest, m.end(1)) or not is_status(int(m.group(1)))):
+                continue  # "323,985 bytes", "260 responses": a number, not a status
             more = m.group(2) if m.re.groups >= 2 else ""
             for code in [m.group(1), *re.findall(r"[1-5]\d{2}", more or "")]:
-                if int(code) not in statuses:
+                if int(code) not in statuses and (named or is_status(int(code))):
                     statuses.append(int(code))
             status_spans.append(m.span())
     identifiers, id_spans = _identifiers(rest)

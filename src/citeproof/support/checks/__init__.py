@@ -22,6 +22,7 @@ from . import (
     identifiers,
     negation,
     patterns,
+    presence,
     quantities,
     quotes,
     statuses,
@@ -50,6 +51,7 @@ REGISTRY: Mapping[str, Check] = {
         times.CHECK,
         dates.CHECK,
         events.CHECK,
+        presence.CHECK,
         anchoring.CHECK,
     )
 }

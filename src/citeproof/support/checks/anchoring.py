@@ -4,8 +4,9 @@
 The hard facts (quotes, identifiers, versions, numbers, units) are left to their own checks. An
 unanchored word of the event table ("crashed", "deleted") or adverb of manner ("gradually", "permanently",
 "cleanly": a qualifier of how it happened) makes the claim unsupported, and so do more
-than ``anchor_slack`` (default 2) other unanchored words; participant nouns the lexicon calls weak
-(server, client, user, ...) are not counted. ``anchor_strict_verbs`` makes every unanchored verb fail.
+than ``anchor_slack`` (default 2; in a long claim, two fifths of its content words) other unanchored
+words; participant nouns the lexicon calls weak (server, client, user, ...) are not counted.
+``anchor_strict_verbs`` makes every unanchored verb fail.
 
 Passing::
 
@@ -55,6 +56,18 @@ def residual(text: str, facts: Facts) -> str:
     return " ".join(w for w in text.split() if w.lower().strip(_PUNCTUATION) not in _UNIT_WORDS)
 
 
+LOOSE_SHARE = 0.4  # of a long claim's content words, as many may go unanchored as its slack or two fifths of them
+
+
+def allowed_loose(slack: int, words: int) -> int:
+    """How many content words may go unanchored: ``anchor_slack``, or in a long claim two fifths of its content words
+    (a 12-word summary may paraphrase 4 of them); ``anchor_slack: 0`` allows none, whatever the length.
+
+    Measured on the labelled corpus (2,590 claims, session 8): against a fixed slack of 2, the share verifies 27 more
+    correct claims and 3 more wrong ones."""
+    return 0 if slack == 0 else max(slack, int(LOOSE_SHARE * words))
+
+
 def anchors_of(s: Subject) -> tuple[Anchor, ...]:
     return tuple(anchor_claim(residual(s.positive, s.facts), [e for e in s.items if e.kind != "context"]))
 
@@ -74,7 +87,7 @@ def check(s: Subject) -> FactVerdict | None:
     shown_event = any(a.evidence_word is not None and (events_in(a.word) or is_predicate(a.word)) for a in anchors)
     strict = [w for w in loose if (set(events_in(w)) - (neutral() if shown_event else frozenset())) or w.lower() in codes
               or w in cause or (s.strict_verbs and is_predicate(w)) or is_manner(w)]
-    if loose and (len(loose) > s.slack or strict):
+    if loose and (len(loose) > allowed_loose(s.slack, len(anchors)) or strict):
         return CHECK.verdict(Outcome.UNSUPPORTED, "unanchored" if not strict else "event_unanchored",
                              "unsupported: the cited evidence does not show " + ", ".join(f"'{w}'" for w in loose[:6]),
                              ", ".join(loose), location=where(s.items))

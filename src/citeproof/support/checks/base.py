@@ -104,24 +104,34 @@ def norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-_ACCESS_STATUS = re.compile(r'"\s([1-5]\d{2})\s(?:\d+|-|[A-Z]{1,4}\b)')  # "GET / HTTP/1.1" 503 162 / 503 UF (Envoy flags)
+# where a log line gives the status of the HTTP request it records, first match wins
+_LINE_STATUS = (
+    re.compile(r'"\s([1-5]\d{2})\s(?:\d+|-|[A-Z]{1,4}\b)'),  # combined/common format: "GET / HTTP/1.1" 503 162; Envoy: 503 UF
+    re.compile(r"\s-?\d+/-?\d+/-?\d+/-?\d+/\+?-?\d+\s([1-5]\d{2})\s\d+\s"),  # HAProxy HTTP log: TR/Tw/Tc/Tr/Ta status bytes
+    re.compile(r"""(?<![\w.])["']?(?:status|status_?code|statusCode|http_?status|httpStatus|response_?code|responseCode|"""
+               r"""http\.status_code|http\.response\.status_code)["']?\s?[=:]\s?["']?([1-5]\d{2})(?![\d.])"""),  # JSON, logfmt
+)
 
 
 def line_status(line: str) -> int | None:
-    """The status field of one access-log line, or None."""
-    m = _ACCESS_STATUS.search(line)
-    return int(m.group(1)) if m else None
+    """The status field of one access-log line (combined or common log format, Envoy, HAProxy's HTTP log format,
+    a ``status``/``status_code`` field of a JSON or key=value line), or None."""
+    for grammar in _LINE_STATUS:
+        m = grammar.search(line)
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def line_statuses(items: Iterable[Evidence]) -> list[int]:
-    """Statuses of cited access-log lines (combined/common log format)."""
+    """Statuses of cited access-log lines (see :func:`line_status`)."""
     out = []
     for e in items:
         if e.kind == "log":
             for line in e.items:
-                m = _ACCESS_STATUS.search(line)
-                if m:
-                    out.append(int(m.group(1)))
+                status = line_status(line)
+                if status is not None:
+                    out.append(status)
     return out
 
 

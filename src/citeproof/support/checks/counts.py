@@ -40,6 +40,10 @@ _COUNT_NOUNS = frozenset(stem(w) for w in "request requests response responses e
                          "failure failures occurrence occurrences line lines message messages attempt attempts".split())
 
 
+_ITEM_NOUNS = frozenset(stem(w) for w in "entry entries request requests response responses line lines call calls".split())
+_WHOLE = re.compile(r"\b(?:all|across|of|over|among|in)\s+(?:the\s+|all\s+|these\s+|those\s+)?$", re.I)
+
+
 _METHODS = {f"{m.lower()}s": m for m in ("GET", "PUT", "POST", "PATCH", "DELETE", "HEAD")}  # "32 PUTs": requests by method
 
 
@@ -58,6 +62,11 @@ def _counted(n: Number, s: Subject, by_phrase: bool = True) -> tuple[int, str, i
     statuses = tuple(c for c in facts.statuses if _attached(n, c, s.positive)) or tuple(sorted(status_words))
     har = har_statuses(s.items)
     lines = [line for e in s.items if e.kind == "log" for line in e.items]
+    named = _scope(facts.identifiers, [*lines, *(t for e in s.items if e.kind == "har" for t in e.items)])
+    if named:  # "ci-runner-07 alone accounted for three of those 429s": the lines and entries of the named one
+        lines = [line for line in lines if all(i in norm(line) for i in named)]
+        har = [c for e in s.items if e.kind == "har" for t, c in zip(e.items, e.statuses, strict=False)
+               if all(i in norm(t) for i in named)]
     codes = "/".join(str(c) for c in statuses)
     method = next((_METHODS[w.lower()] for w in n.counts if w.lower() in _METHODS), None)
     if statuses and method:  # "34 responses with status 503: 32 PUTs and 2 GETs"
@@ -80,6 +89,19 @@ def _counted(n: Number, s: Subject, by_phrase: bool = True) -> tuple[int, str, i
         needle = probe(n.about[0])
         return sum(1 for line in lines if needle in norm(line)), f"cited lines show {n.about[0]}", len(lines)
     return _lines_showing(n, s, lines) if by_phrase else None  # "12 of the 32 requests timed out": the verb, not the noun
+
+
+def _scope(identifiers: tuple[str, ...], items: list[str]) -> list[str]:
+    """The claim's identifiers that name some cited items and not others (a host, a runner, a pod): a count is of those
+    items. An identifier every item or none names scopes nothing."""
+    texts = [norm(t) for t in items]
+    out = []
+    for ident in identifiers:
+        key = probe(ident)
+        hits = sum(1 for t in texts if key in t)
+        if 0 < hits < len(texts):
+            out.append(key)
+    return out
 
 
 def _predicate(part: Number, s: Subject) -> tuple[int, str, int] | None:
@@ -212,9 +234,12 @@ def tally(n: Number, s: Subject) -> Tally | None:
     """The count ``n`` states and the count the evidence gives, or None when ``n`` is not a count of cited items."""
     if n.quantity is not None or n.value != int(n.value):
         return None
+    total = sum(len(e.statuses) if e.kind == "har" else len(e.items) for e in s.items if e.kind in ("har", "log"))
     if n.span[0] and _DENOMINATOR.search(s.positive, 0, n.span[0]):  # the 32 of "8 of the 32 requests": the whole
-        total = sum(len(e.statuses) if e.kind == "har" else len(e.items) for e in s.items if e.kind in ("har", "log"))
         return Tally(int(n.value), total, total, "cited items") if int(n.value) == total else None
+    if total > 1 and int(n.value) == total and {stem(w) for w in n.counts} & _ITEM_NOUNS and _WHOLE.search(
+            s.positive[max(0, n.span[0] - 16):n.span[0]]):
+        return Tally(total, total, total, "cited items")  # "across all 328 entries", "of the 5 requests": the cited range
     part = _part_of(n, s)
     n = part or n
     status_words = {w for w in n.counts if re.fullmatch(r"[1-5]\d{2}s", w)}
@@ -225,7 +250,8 @@ def tally(n: Number, s: Subject) -> Tally | None:
     if counted is None:
         return None
     actual, what, total = counted
-    if int(n.value) > total or n.counts & _DURATIONS:
+    cited = sum(len(e.statuses) if e.kind == "har" else len(e.items) for e in s.items if e.kind in ("har", "log"))
+    if int(n.value) > max(total, cited) or n.counts & _DURATIONS:
         return None  # "four instances" on one cited line, "two seconds later": not a count of the cited items
     if s.facts.universal and int(n.value) == total:
         return None  # "all four entries were 304": a universal claim, checked item by item

@@ -20,17 +20,35 @@ Failing::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ...model import Evidence
 from ..events import conflict, events_in
 from .base import Check, FactVerdict, Outcome, Subject, where
 
+# a frame of a stack trace names code, not an event: Python's 'File "x.py", line 94, in run' (and the source line
+# under it), Java's "at com.example.Foo.bar(Foo.java:42)", Go's "/src/app/main.go:57 +0x1d"
+_FRAME = re.compile(r'\bFile "[^"]+", line \d+, in \S+|^\s*(?:\S+\s+){0,6}?at [\w$.<>]+\((?:[\w$.]+:\d+|Native Method|Unknown Source)\)'
+                    r'|\.go:\d+ \+0x[0-9a-f]+$')
+
+
+def _without_frames(text: str) -> str:
+    out: list[str] = []
+    after_frame = False
+    for line in text.split("\n"):
+        frame = bool(_FRAME.search(line))
+        if not frame and not after_frame:
+            out.append(line)
+        after_frame = frame and '", line ' in line  # a Python frame is followed by its source line
+    return "\n".join(out)
+
 
 def event_text(items: Iterable[Evidence]) -> str:
-    """Where events are read: log lines, and each HAR entry's summary (a failed request reads 'failed')."""
+    """Where events are read: log lines without the frames of stack traces, and each HAR entry's summary (a failed
+    request reads 'failed')."""
     items = list(items)
-    parts = [e.text for e in items if e.kind == "log"]
+    parts = [_without_frames(e.text) for e in items if e.kind == "log"]
     for e in items:
         if e.kind == "har":
             for item, status in zip(e.items, e.statuses, strict=False):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 from ...evidence.timestamps import stamps_in
 from ...text import ordered_terms, stem, terms
@@ -88,7 +89,7 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
     if outcome is not None:
         return outcome
     for q in facts.quotes:
-        if norm(q) in s.union:
+        if norm(q) in s.union and not _quoted_absent(q, s.union):  # not 'no object matching key "nginx"' for 'no class "nginx"'
             return "quote_shown", q, f"the claim says there is none, but the cited evidence shows '{q}'"
     head = " ".join(s.negated.split()[:5])  # "no ECONNRESET", "never 10.30.2.15": what is said to be absent comes first
     for ident in (*facts.identifiers, *facts.keywords):
@@ -123,6 +124,8 @@ def _refuted(s: Subject) -> tuple[str, str, str] | None:
 _BOUND = re.compile(r"\b(?:longer|shorter|more|less|fewer|over|under|above|below|between|within|exceed\w*|than|beyond)\b", re.I)
 _ABSENT_BEFORE = re.compile(r"(?:\b(?:no|not|without|zero|none|lost|missing|lacks?|lacking|never|failed\s+to|unable\s+to|cannot|"
                             r"could\s+not|couldn't|did\s+not|didn't)|(?<![\d.,:=])\b0)\s+(?:[\w\-]+\s+){0,2}$", re.I)
+# before a quoted value: 'no object matching key "nginx"' says the value is not there
+_ABSENT_BEFORE_QUOTE = re.compile(r"\b(?:no|not|without|missing|unknown)\s+(?:[\w\-]+\s+){0,3}[\\]?[\"'“‘`]$", re.I)
 _ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No" is an absence, "ENOSPC: no space left" is not
     r"^[\w\-]*\W{1,3}(?:(?:0(?:\.0+)?\s?(?:[kKMGT]i?B|bytes|ms|s)?|no|none|false|null|zero)\b(?!\s+[a-z])|(?:lost|missing|unavailable|not\s+found|miss|bypass|expired)\b)",
     re.I)
@@ -131,16 +134,34 @@ _ABSENT_AFTER = re.compile(  # a value, not the start of a phrase: "MFAUsed":"No
 def _only_absent(term: str, text: str) -> bool:
     """A mention of the term in the evidence is itself an absence ("No cluster leader", "leader: none",
     "x-cache-status: MISS", "0 invoices written"): the evidence agrees with the claim instead of refuting it."""
-    found = list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))[:MAX_MENTIONS]
-    if any(_ZERO_AFTER.match(text, m.end(), m.end() + 60) for m in found):
-        return True  # "failed=0", "Free swap = 0kB" (not "ENOSPC: no space left")
-    return bool(found) and any(_ABSENT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
-                               or _ABSENT_AFTER.match(text[m.start() : m.start() + 60]) for m in found)
+    return any(absent_at(text, m.start(), m.end()) for m in mentions(term, text))
 
 
-_REPORTING = frozenset(lemma for w in (
-    "return respond answer receive get see log show record have hit serve send produce throw raise emit occur appear happen "
-    "contain find encounter").split() for lemma in lemmas(w))
+def _quoted_absent(value: str, text: str) -> bool:
+    """Every mention of the quoted value is a value said not to be there ('no object matching key "nginx"')."""
+    found = mentions(norm(value), text)
+    return bool(found) and all(_ABSENT_BEFORE_QUOTE.search(text[max(0, m.start() - 60):m.start()]) for m in found)
+
+
+def mentions(term: str, text: str) -> list[re.Match[str]]:
+    """Where ``text`` mentions ``term`` (at a word start, case aside), at most :data:`MAX_MENTIONS` of them."""
+    return list(re.finditer(rf"(?<![a-z]){re.escape(term)}", text, re.I))[:MAX_MENTIONS]
+
+
+def absent_at(text: str, start: int, end: int) -> bool:
+    """Whether the mention ``text[start:end]`` says the thing is absent: "failed=0", "Free swap = 0kB", "leader: none",
+    "no leader" (not "ENOSPC: no space left")."""
+    return bool(_ZERO_AFTER.match(text, end, end + 60) or _ABSENT_AFTER.match(text[start:start + 60])
+                or _ABSENT_BEFORE.search(text[max(0, start - 40):start]))
+
+
+@cache
+def _reporting() -> frozenset[str]:
+    """The lemmas of verbs that report a status rather than say who acted (computed on first use: the lemmatizer
+    loads its tables then, not when citeproof is imported)."""
+    return frozenset(lemma for w in (
+        "return respond answer receive get see log show record have hit serve send produce throw raise emit occur appear "
+        "happen contain find encounter").split() for lemma in lemmas(w))
 
 
 def _about_the_status(negated: str) -> bool:
@@ -148,24 +169,28 @@ def _about_the_status(negated: str) -> bool:
     the 504s" says who did not, which the statuses of the evidence cannot refute."""
     words = re.findall(r"[A-Za-z']+", negated)
     verb = next((w for w in words[1:3] if w.lower() not in ("not", "a", "an", "the", "any", "single", "even")), None)
-    return verb is None or not is_predicate(verb.lower()) or bool(lemmas(verb.lower()) & _REPORTING)
+    return verb is None or not is_predicate(verb.lower()) or bool(lemmas(verb.lower()) & _reporting())
 
 
 # what an HTTP status says of the outcome of a request (RFC 9110 status classes): a negated outcome word is refuted
 # when every cited request has a status of its class ("did not succeed" against 200, "was not redirected" against 302)
-_OUTCOMES = (
-    (frozenset(lemmas("succeed") | lemmas("success") | lemmas("successful") | lemmas("work") | lemmas("complete")), range(200, 300)),
-    (frozenset(lemmas("redirect") | lemmas("redirected")), range(300, 400)),
-    (frozenset(lemmas("fail") | lemmas("failure") | lemmas("error") | lemmas("reject") | lemmas("refuse") | lemmas("deny")),
-     range(400, 600)),
+_OUTCOME_WORDS = (
+    ("succeed success successful work complete", range(200, 300)),
+    ("redirect redirected", range(300, 400)),
+    ("fail failure error reject refuse deny", range(400, 600)),
 )
+
+
+@cache
+def _outcomes() -> tuple[tuple[frozenset[str], range], ...]:
+    return tuple((frozenset(lemma for w in words.split() for lemma in lemmas(w)), codes) for words, codes in _OUTCOME_WORDS)
 
 
 def _status_outcome(negated: str, statuses: list[int]) -> tuple[str, str, str] | None:
     if not statuses:
         return None
     words = {lemma for w in re.findall(r"[A-Za-z]+", negated) for lemma in lemmas(w.lower())}
-    for outcome, codes in _OUTCOMES:
+    for outcome, codes in _outcomes():
         if words & outcome and all(code in codes for code in statuses):
             word = sorted(words & outcome)[0]
             return "outcome_shown", str(statuses[0]), (f"the claim says it did not {word}, but the cited request returned "

@@ -9,7 +9,8 @@
 * A number bound to a noun ("pool size 20", "port 8443") occurs in the evidence; the same noun shown
   with another number is a mismatch ("pool size 20" against "pool size 10").
 * A change "from 9 to 4" is contradicted by evidence that records it the other way round (``from=4 to=9``).
-* Counts of cited items are the count check's; numbers written as words are only counts.
+* Counts of cited items are the count check's; a number written as a word is compared only with a field
+  its noun names ("two watchers" against ``watchers: 1``).
 
 Passing::
 
@@ -212,6 +213,18 @@ def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str,
     return None
 
 
+def _field(n: Number, text: str) -> tuple[str, str] | None:
+    """The field of the evidence named by the noun a number in words counts ("two watchers": ``watchers: 1``), as
+    (the field as written, its value); None when the evidence has no such field."""
+    for noun in sorted(n.counts):
+        if len(noun) < 4:
+            continue
+        m = re.search(rf"\b{re.escape(noun)}[\"']?\s?[=:]\s?[\"']?(\d[\d,]*)(?!\.?\d)", text, re.I)
+        if m:
+            return m.group(0), m.group(1).replace(",", "")
+    return None
+
+
 def _written_beside(bound: list[Number], text: str) -> bool:
     """The evidence writes one of its bound numbers right after its noun ("code 0", "size=10", "max_connections: 200")."""
     return any(re.search(rf"\b{re.escape(noun)}\w*[\"']?\W{{1,3}}{re.escape(b.raw.split()[0])}(?![\d])", text, re.I)
@@ -238,12 +251,17 @@ def check(s: Subject) -> FactVerdict | None:
     turned = _direction(s)
     if turned is not None:
         return turned
+    raw_union = _THOUSANDS.sub("", "\n".join(e.text for e in s.items if e.kind != "context"))
+    for n in s.facts.numbers:
+        field = _field(n, raw_union) if n.spelled else None
+        if field is not None and not same_number(float(field[1]), n.value):  # "two watchers" against "watchers: 1"
+            return CHECK.verdict(Outcome.CONTRADICTED, "mismatch", f"the claim says '{n.raw}', the cited evidence says "
+                                 f"'{field[0]}'", n.raw, field[0], where(s.items))
     numbers = [n for n in s.facts.numbers if not n.spelled and tally(n, s) is None]
     if not numbers:
         return None
     found = evidence_amounts(s.items)
     seen = evidence_numbers(s.items)
-    raw_union = _THOUSANDS.sub("", "\n".join(e.text for e in s.items if e.kind != "context"))
     for n in numbers:
         problem = _problem(n, found, seen, raw_union, s)
         if problem:

@@ -39,6 +39,11 @@ def _counted(text: str, status: int) -> int | None:
     return int(m.group(1).replace(",", "")) if m else None
 
 
+def _with_count(text: str, status: int) -> bool:
+    """Whether a count stands just before the status ("42 were 302", "260 responses were 200 OK"), not a range's end."""
+    return bool(re.search(rf"(?<![\d\-–:.,])\d[\d,]*\s+(?:[A-Za-z]+\s+){{0,3}}?(?:HTTP\s+)?{status}(?!\d)", text))
+
+
 def _label(s: Subject) -> str:
     return "/".join([str(c) for c in s.facts.statuses] + [f"{c}xx" for c in s.facts.status_classes])
 
@@ -82,6 +87,8 @@ def _absent(s: Subject) -> FactVerdict | None:
         return None  # "the first cart 429 (entries 8, 16, 17 and 18)": one of the cited entries is enough
     if len(s.facts.statuses) == 1 and _counted(s.positive, s.facts.statuses[0]) == har.count(s.facts.statuses[0]):
         return None  # "13 HTTP 503 responses" over a range holding 13 of them: the count is the claim, not "every entry"
+    if all(_with_count(s.positive, c) for c in s.facts.statuses):
+        return None  # "260 responses were 200 OK and 42 were 302": how many of each, which the count check compares
     if _PART.search(s.positive) or any(quantified(s.positive, c) for c in s.facts.statuses):
         return None  # "8 of the 32 requests failed with 503", "all 94 of the 503s came from ...": some of the items, not each
     for e in s.of_kind("har"):

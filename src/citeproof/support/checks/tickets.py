@@ -1,7 +1,8 @@
 """JIRA tickets: a cited ticket speaks of what the claim speaks of.
 
-The ticket's summary, description, labels and comments must share a term with the claim; what the
-claim then asserts is anchored in that text like any other evidence.
+The ticket's summary, description, comments and fields (status, assignee, components, fix versions,
+watchers, ...) must share a term with the claim, or anchor one of its words; what the claim then asserts
+is anchored in that text like any other evidence.
 
 Passing::
 
@@ -27,9 +28,10 @@ def check(s: Subject) -> FactVerdict | None:
     if not tickets:
         return None
     claim_terms = terms(s.text)
+    anchored = {a.evidence_word.lower() for a in s.anchors if a.evidence_word}
     for e in tickets:
         shared = sorted(terms(e.text) & claim_terms)
-        if not shared:
+        if not shared and not any(w in e.text.lower() for w in anchored):  # "one watcher" against "watchers: 1"
             return CHECK.verdict(Outcome.UNSUPPORTED, "unrelated", f"{e.location}: ticket {e.key} does not relate to the claim",
                                  evidence=e.key, location=e.location)
     return CHECK.verdict(Outcome.SUPPORTED, "related", "the cited tickets speak of the claim's subject",

@@ -82,7 +82,7 @@ def _written(s: Subject) -> FactVerdict:
 def check(s: Subject) -> FactVerdict | None:
     if not s.facts.times:
         return None
-    stamps = [st for e in s.items if e.kind in ("log", "har", "env", "config") for _, st in stamps_in(e.text, s.tz)]
+    stamps = [st for e in s.items if e.kind in ("log", "har", "env", "config", "jira") for _, st in stamps_in(e.text, s.tz)]
     if not stamps:
         stamps = [st for e in s.items if e.kind == "timestamp" for _, st in stamps_in(e.text, s.tz)]
     if not stamps:

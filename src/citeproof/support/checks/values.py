@@ -162,7 +162,7 @@ def _stated_in(claim: str, key: str, actual: Any) -> tuple[Match, str]:
         raw = float(number.replace(",", ""))
         if same_quantity(q, qa) or (
             (q.unit == "" or unit_from_key(key) is None) and _raw_equal(raw, actual)
-        ):
+        ) or (unit_from_key(key) is None and _bare_in_base(q, qa)):
             return "match", ""
         if q.unit == qa.unit or q.unit == "":
             compared.append(f"{number}{' ' + unit if unit else ''}")
@@ -186,6 +186,17 @@ def _stated_switch(claim: str, actual: bool, actual_text: str) -> tuple[Match, s
     if on == actual:
         return "match", ""
     return "mismatch", f"the claim says it is {'on' if on else 'off'}, the evidence says {actual_text}"
+
+
+def _bare_in_base(claimed: Quantity, actual: Quantity) -> bool:
+    """A bare number under a key that names no unit, read in the units configs write durations and sizes in: a duration
+    in milliseconds or seconds ("a 30-second connection timeout" for ``connection-timeout: 30000``, "a 1-hour TTL" for
+    ``message-ttl: 3600000``), a size in bytes."""
+    if actual.unit != "":
+        return False
+    if claimed.unit == "s":
+        return same_number(actual.value, claimed.value) or same_number(actual.value, claimed.value * 1000)
+    return claimed.unit == "B" and same_number(actual.value, claimed.value)
 
 
 def _raw_equal(number: float, actual: Any) -> bool:
