@@ -62,11 +62,6 @@ def _counted(n: Number, s: Subject, by_phrase: bool = True) -> tuple[int, str, i
     statuses = tuple(c for c in facts.statuses if _attached(n, c, s.positive)) or tuple(sorted(status_words))
     har = har_statuses(s.items)
     lines = [line for e in s.items if e.kind == "log" for line in e.items]
-    named = _scope(facts.identifiers, [*lines, *(t for e in s.items if e.kind == "har" for t in e.items)])
-    if named:  # "ci-runner-07 alone accounted for three of those 429s": the lines and entries of the named one
-        lines = [line for line in lines if all(i in norm(line) for i in named)]
-        har = [c for e in s.items if e.kind == "har" for t, c in zip(e.items, e.statuses, strict=False)
-               if all(i in norm(t) for i in named)]
     codes = "/".join(str(c) for c in statuses)
     method = next((_METHODS[w.lower()] for w in n.counts if w.lower() in _METHODS), None)
     if statuses and method:  # "34 responses with status 503: 32 PUTs and 2 GETs"
@@ -75,13 +70,19 @@ def _counted(n: Number, s: Subject, by_phrase: bool = True) -> tuple[int, str, i
         pairs = [(text, c) for text, c in entries or [(line, line_status(line)) for line in lines]
                  if re.search(rf"\b{method}\s", text)]
         return sum(1 for _, c in pairs if c in statuses), f"cited {method} requests returned {codes}", len(pairs)
+    named = _scope(n, s, [*lines, *(t for e in s.items if e.kind == "har" for t in e.items)]) if statuses else []
+    whole = len(har) or len(lines)  # how many items are cited, whatever the count is scoped to
+    if named:  # "the jira-sync service (10.30.4.21) received 81 HTTP 401 responses": the lines and entries of the named one
+        lines = [line for line in lines if all(i in norm(line) for i in named)]
+        har = [c for e in s.items if e.kind == "har" for t, c in zip(e.items, e.statuses, strict=False)
+               if all(i in norm(t) for i in named)]
     if statuses and har:
-        return sum(1 for c in har if c in statuses), f"cited entries returned {codes}", len(har)
+        return sum(1 for c in har if c in statuses), f"cited entries returned {codes}", whole
     if statuses and lines:
         def records(line: str) -> bool:  # the access-log status field, else the code written in the line ("status"=>429)
             field = line_status(line)
             return field in statuses if field is not None else any(re.search(rf"(?<!\d){c}(?!\d)", line) for c in statuses)
-        return sum(1 for line in lines if records(line)), f"cited lines record HTTP {codes}", len(lines)
+        return sum(1 for line in lines if records(line)), f"cited lines record HTTP {codes}", whole
     if facts.quotes and lines and (n.quoted or (len(facts.quotes) == 1 and n.spelled)):
         return (sum(1 for line in lines if all(norm(q) in norm(line) for q in facts.quotes)),
                 f"cited lines show '{facts.quotes[0]}'", len(lines))
@@ -91,13 +92,20 @@ def _counted(n: Number, s: Subject, by_phrase: bool = True) -> tuple[int, str, i
     return _lines_showing(n, s, lines) if by_phrase else None  # "12 of the 32 requests timed out": the verb, not the noun
 
 
-def _scope(identifiers: tuple[str, ...], items: list[str]) -> list[str]:
-    """The claim's identifiers that name some cited items and not others (a host, a runner, a pod): a count is of those
-    items. An identifier every item or none names scopes nothing."""
+def _scope(n: Number, s: Subject, items: list[str]) -> list[str]:
+    """The identifiers of the claim's clause around the count ``n`` (up to the claim's previous and next numbers) that
+    name some cited items and not others (a host, a client address, a path): a count of statuses is of those items.
+    "46 pricing 503s and 46 matching POST /api/v1/checkout 500s": the path belongs to the second count only."""
+    spans = sorted(m.span for m in s.facts.numbers if m.span != n.span)
+    start = max([end for _, end in spans if end <= n.span[0]], default=0)
+    stop = min([begin for begin, _ in spans if begin >= n.span[1]], default=len(s.positive))
+    clause = s.positive[start:stop]
     texts = [norm(t) for t in items]
     out = []
-    for ident in identifiers:
+    for ident in s.facts.identifiers:
         key = probe(ident)
+        if ident not in clause:
+            continue
         hits = sum(1 for t in texts if key in t)
         if 0 < hits < len(texts):
             out.append(key)
@@ -132,7 +140,8 @@ def _attached(n: Number, status: int, text: str) -> bool:
         after = m.start() >= n.span[1]
         between = text[n.span[1]:m.start()] if after else text[m.end():n.span[0]]
         reach = 48 if after or n.counts & {"times", "time"} else 12  # "returned 503 for /serves 9 times"
-        if len(between) <= reach and not re.search(r"\d|[,;()]", between):
+        bare = re.sub(r"\S*[/.]\S*", " ", between)  # a path or a host between ("46 POST /api/v1/checkout 500s") is no number
+        if len(between) <= reach and not re.search(r"\d|[,;()]", bare):
             return True
     return False
 
@@ -250,8 +259,7 @@ def tally(n: Number, s: Subject) -> Tally | None:
     if counted is None:
         return None
     actual, what, total = counted
-    cited = sum(len(e.statuses) if e.kind == "har" else len(e.items) for e in s.items if e.kind in ("har", "log"))
-    if int(n.value) > max(total, cited) or n.counts & _DURATIONS:
+    if int(n.value) > total or n.counts & _DURATIONS:
         return None  # "four instances" on one cited line, "two seconds later": not a count of the cited items
     if s.facts.universal and int(n.value) == total:
         return None  # "all four entries were 304": a universal claim, checked item by item

@@ -215,11 +215,12 @@ def _problem(n: Number, found: list[Amount], seen: list[Number], raw_union: str,
 
 def _field(n: Number, text: str) -> tuple[str, str] | None:
     """The field of the evidence named by the noun a number in words counts ("two watchers": ``watchers: 1``), as
-    (the field as written, its value); None when the evidence has no such field."""
+    (the field as written, its value); None when the evidence has no such field. The noun must begin the field
+    ("Newly added brokers: 1" is no count of the brokers) and its value be one number (not ``1,2,3``)."""
     for noun in sorted(n.counts):
         if len(noun) < 4:
             continue
-        m = re.search(rf"\b{re.escape(noun)}[\"']?\s?[=:]\s?[\"']?(\d[\d,]*)(?!\.?\d)", text, re.I)
+        m = re.search(rf"(?<![A-Za-z]\s)(?<![\w-]){re.escape(noun)}[\"']?\s?[=:]\s?[\"']?(\d+)(?![.,]?\d)", text, re.I)
         if m:
             return m.group(0), m.group(1).replace(",", "")
     return None

@@ -55,6 +55,18 @@ _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?(?![\d
 _STAMPED_NAME = re.compile(r"[-_]([01]\d|2[0-3])([0-5]\d)(?=[-_.])")
 
 
+_ISO_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+
+
+def _said(t: ClaimTime, text: str) -> bool:
+    """Whether ``text`` writes the claim's time of day itself ("Killed 48213 at 03:38"), to the claim's precision."""
+    for h, m, sec in _CLOCK.findall(text):
+        start = int(h) * 3600 + int(m) * 60
+        if start == int(t.seconds) - int(t.seconds) % 60 and (not sec or t.precision >= 60 or abs(start + int(sec) - t.seconds) <= 1):
+            return True
+    return False
+
+
 def _written(s: Subject) -> FactVerdict:
     """Without instants in a known format, the times of day written in the evidence text (``14:03:05``)."""
     clocks = [(int(h), int(m), int(sec) if sec else None) for e in s.items if e.kind != "timestamp"
@@ -89,6 +101,8 @@ def check(s: Subject) -> FactVerdict | None:
         return _written(s)
     for t in s.facts.times:
         if not any(same_time(t, st.instant, s.tolerance_s) for st in stamps):
+            if t.zone in (None, "Z", "UTC", "GMT") and any(_said(t, _ISO_STAMP.sub(" ", e.text)) for e in s.of_kind("jira")):
+                continue  # a ticket's fields carry instants, its comments times as people write them ("killed at 03:38")
             shown = stamps[0].instant
             when = (shown.astimezone(zone(t.zone)) if t.zone else shown).strftime("%H:%M:%S")
             return CHECK.verdict(Outcome.UNSUPPORTED, "mismatch", f"the claim says {t.raw}, the cited evidence shows {when}",
