@@ -50,10 +50,12 @@ def run(args: list[str], env: dict[str, str], cwd: Path = ROOT, stdin: str | Non
 
 
 def on_tty(args: list[str], env: dict[str, str], stream: str, cwd: Path = ROOT) -> tuple[int, str, str]:
-    """Run with ``stream`` ("stdout" or "stderr") on a pseudo-terminal; returns (code, terminal text, the other stream)."""
+    """Run with ``stream`` ("stdout", "stderr" or "both") on a pseudo-terminal; returns (code, terminal text, the other
+    stream)."""
     master, slave = pty.openpty()
     with tempfile.TemporaryFile() as other:
-        kwargs: dict[str, Any] = {"stdout": slave, "stderr": other} if stream == "stdout" else {"stdout": other, "stderr": slave}
+        kwargs: dict[str, Any] = {"stdout": slave, "stderr": other} if stream == "stdout" else \
+            {"stdout": other, "stderr": slave} if stream == "stderr" else {"stdout": slave, "stderr": slave}
         proc = subprocess.Popen([*CLI, *args], env=env, cwd=cwd, stdin=subprocess.DEVNULL, **kwargs)
         os.close(slave)
         chunks = []

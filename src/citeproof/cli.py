@@ -4,7 +4,8 @@
                        [--threshold 0.9] [--config FILE] [--har-index-base 1] [--assume-tz UTC] [--no-cache]
                        [--max-chars 65000] [--full-report WHERE] [--color/--no-color]
     citeproof sources --claims CLAIMS.json --evidence EVIDENCE.json [--rules FILE] [--format json|text] [--threshold T]
-    citeproof batch CASES_DIR [--jobs N]
+    citeproof batch CASES_DIR [--jobs N] [--engine local|ray] [--address auto|ray://head:10001]
+                    [--case-timeout SECONDS] [--resume FILE] [--cache-dir DIR]
     citeproof index PATH
     citeproof hook [--evidence PATH]          # Claude Code hook: always exits 0, answers in JSON
     citeproof init [DIR]                      # the validate skill + hook configuration in DIR/.claude
@@ -116,20 +117,40 @@ def check(findings: Path, evidence: Path, fmt: str, output: Path | None, config:
 
 @cli.command(cls=ConfigCommand)
 @click.argument("cases_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), help="Cases validated in parallel [default: number of cores].")
+@click.option("--jobs", "-j", type=click.IntRange(min=1),
+              help="local: worker processes (at most 64) [default: number of cores]; ray: at most this many cases in flight "
+                   "[default: all submitted, the cluster schedules them].")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local: processes on this machine; ray: one Ray task per case (pip install 'citeproof[ray]').")
+@click.option("--address", metavar="ADDRESS", help="ray: the cluster, auto (started by `ray start` here) or ray://head:10001 "
+              "[default: $RAY_ADDRESS, else a local Ray for this run].")
+@click.option("--case-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Stop a case that runs longer than this and report it as ERROR [default: no limit].")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
+              help="Output of an earlier run (JSON lines): keep its PASSED and BLOCKED cases, run the rest; "
+                   "the output is the whole batch again.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Index cache directory of every worker (CITEPROOF_CACHE_DIR; ray: the same path on every node) "
+                   "[default: each worker's own $CITEPROOF_CACHE_DIR, else ~/.cache/citeproof].")
 @click.option("--threshold", type=float, help="Minimum verification rate for PASSED [default: 0.9].")
 @click.option("--config", cls=ConfigOption, type=click.Path(dir_okay=False, path_type=Path), help="Options file (YAML or TOML).")
 @click.option("--no-cache", "no_cache", is_flag=True, help="Do not read or write the on-disk index cache.")
-def batch(cases_dir: Path, jobs: int | None, threshold: float | None, config: Path | None, no_cache: bool) -> int:
-    """Validate every case folder in CASES_DIR: one JSON line per case, a summary table on stderr."""
+def batch(cases_dir: Path, jobs: int | None, engine: str, address: str | None, case_timeout: float | None,
+          resume: Path | None, cache_dir: Path | None, threshold: float | None, config: Path | None, no_cache: bool) -> int:
+    """Validate every case folder in CASES_DIR: one JSON line per case (sorted by case), a summary table on stderr.
+
+    See the docstring of citeproof/batch.py for the case layout, the Ray engine, caches and --resume."""
     import orjson
 
-    from .batch import exit_code, run_batch, summary_table
-    from .config import make_options
+    from .batch import discover, exit_code, read_resume, run_batch, summary_table
 
-    found = config_or_discovered(config)
-    make_options(found)  # a bad config is one error now, not one per case
-    options: dict[str, Any] = {"threshold": threshold, "config": found, "use_cache": False if no_cache else None}
+    cases = discover(cases_dir)
+    previous = None
+    if resume is not None:
+        _refuse_output_into(resume)
+        resumed = read_resume(resume)
+        previous = resumed.results
+        print(resumed.note(resume, cases), file=sys.stderr)
     meter: Meter | None = None
 
     def done(n: int, total: int) -> None:
@@ -138,16 +159,39 @@ def batch(cases_dir: Path, jobs: int | None, threshold: float | None, config: Pa
             meter = Meter(sys.stderr, "batch", total, "cases")
         meter.advance(n - meter.done)
 
+    shared = is_terminal(sys.stdout)  # stdout and the progress line on one screen: the line steps aside for the result
+
+    def emit(result: dict[str, Any]) -> None:
+        if meter is not None and shared:
+            meter.close()
+        sys.stdout.write(orjson.dumps(result).decode() + "\n")
+        sys.stdout.flush()  # a line per finished case: an interrupted run leaves what --resume needs
+        if meter is not None and shared:
+            meter.advance(0)  # drawn again below the line
+
+    options = {"threshold": threshold, "config": config_or_discovered(config), "use_cache": False if no_cache else None}
     try:
-        results = run_batch(cases_dir, jobs, done if is_terminal(sys.stderr) else None,
+        results = run_batch(cases, jobs, done if is_terminal(sys.stderr) else None, engine=engine, address=address,
+                            case_timeout=case_timeout, cache_dir=cache_dir, previous=previous, emit=emit,
                             **{k: v for k, v in options.items() if v is not None})
     finally:
         if meter is not None:
             meter.close()
-    for result in results:
-        sys.stdout.write(orjson.dumps(result).decode() + "\n")
     print(summary_table(results), file=sys.stderr)
     return exit_code(results)
+
+
+def _refuse_output_into(resume: Path) -> None:
+    """``--resume out.jsonl >> out.jsonl`` would mix the two runs (and ``>`` has already emptied it): refuse."""
+    import os
+
+    try:
+        out = os.fstat(sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # a stream without a file (captured, closed)
+        return
+    here = resume.stat()
+    if (out.st_dev, out.st_ino) == (here.st_dev, here.st_ino):
+        raise CiteproofError("the output goes into the resume file itself: write it to another file", resume)
 
 
 @cli.command(cls=ConfigCommand)

@@ -39,9 +39,12 @@ class Limits:
     max_ratio: float = 250.0
 
 
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+
+
 def is_archive(path: Path) -> bool:
     name = path.name.lower()
-    if name.endswith((".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")):
+    if name.endswith(ARCHIVE_SUFFIXES):
         return True
     try:
         with open(path, "rb") as fh:
@@ -178,4 +181,4 @@ def private_dir() -> Path:
     return Path(tempfile.mkdtemp(prefix="citeproof-"))
 
 
-__all__ = ["Limits", "decode_to", "is_archive", "private_dir", "remove", "unpack"]
+__all__ = ["ARCHIVE_SUFFIXES", "Limits", "decode_to", "is_archive", "private_dir", "remove", "unpack"]
