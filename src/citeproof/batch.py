@@ -71,6 +71,7 @@ not start (a bad option, a bad resume file, ``--engine ray`` without Ray install
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import threading
@@ -146,6 +147,16 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+@functools.cache
+def _warm() -> None:
+    """Load the checking code and the lemmatizer's tables once per worker, before a case's clock starts: both are
+    imported on first use (see :mod:`citeproof.engine`), and ``--case-timeout`` measures the case's own work."""
+    from .checking import run  # noqa: F401
+    from .support.anchor import lemmas
+
+    lemmas("started")
+
+
 def error_result(case: Case, message: str) -> Result:
     return {"case": case.name, "status": "ERROR", "error": " ".join(message.split())}
 
@@ -158,6 +169,8 @@ def run_case(case: Case, opts: Options, timeout: float | None = None) -> Result:
         return error_result(case, f"{case.name}: no findings file ({', '.join(FINDINGS_NAMES)})")
     if timeout is not None and threading.current_thread() is not threading.main_thread():
         return error_result(case, f"{case.name}: --case-timeout needs the case to run in its worker's main thread")
+    if timeout is not None:
+        _warm()
     try:
         with _deadline(timeout):
             report = validate(case.findings, case.bundle, options=opts)
