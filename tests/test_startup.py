@@ -49,12 +49,15 @@ def test_every_public_name_resolves_on_first_use() -> None:
         citeproof.nothing_here  # noqa: B018
 
 
-def test_help_of_each_command_loads_it_lazily() -> None:
+def test_every_command_is_listed_and_a_command_loads_only_itself() -> None:
     proc = subprocess.run([sys.executable, "-m", "citeproof", "--help"], capture_output=True, text=True, check=True)
     for name in ("check", "sources", "hook", "init", "mcp", "batch", "index"):
         assert f"  {name} " in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "citeproof", "sources", "--help"], capture_output=True, text=True, check=True)
     assert "--claims" in proc.stdout
+    modules, out, _ = _loaded("from citeproof.cli import main\nmain(['check', '--help'])")
+    assert "--evidence" in out
+    assert not {"citeproof.sources", "citeproof.integrations.hook", "citeproof.integrations.mcp_server"} & modules
 
 
 def _check(case: Path, env: dict[str, str], *extra: str) -> tuple[set[str], str, int]:
